@@ -1,0 +1,31 @@
+// captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
+#include "commands.h"
+
+#include <CLI/CLI.hpp>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv) {
+    QCoreApplication qapp(argc, argv);  // QImageReader plugins need an application object
+    CLI::App app{"CaptionLens command-line tool: caption images or feature rows with a "
+                 "captioning transformer and inspect its attention."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "captionlens-cli 0.1.0");
+    cl::cli::addCaptionCommand(app);
+    cl::cli::addInfoCommand(app);
+    cl::cli::addImportCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "captionlens-cli: error: %s\n", e.what());
+        return 1;
+    } catch (...) {
+        std::fprintf(stderr, "captionlens-cli: error: unexpected failure\n");
+        return 1;
+    }
+    return 0;
+}

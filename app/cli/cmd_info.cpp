@@ -1,0 +1,75 @@
+#include "captioner.h"
+#include "commands.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace cl::cli {
+
+namespace {
+
+nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
+    const auto& c = info.config;
+    nlohmann::json j = {
+        {"path", info.path},
+        {"vocab_size", vocabSize},
+        {"parameters", info.parameters},
+        {"config",
+         {{"input_dim", c.inputDim},   {"wordvec_dim", c.wordvecDim}, {"num_heads", c.numHeads},
+          {"num_layers", c.numLayers}, {"ffn_dim", c.ffnDim},         {"max_length", c.maxLength},
+          {"layout", layoutName(c.layout)}, {"memory", memoryKindName(c.memory)}}},
+        {"metadata",
+         {{"steps", info.meta.steps}, {"dataset", info.meta.dataset}, {"date", info.meta.date},
+          {"source", info.meta.source}}},
+        {"warnings", info.warnings}};
+    if (c.memory == MemoryKind::ImageGrid)
+        j["config"]["encoder"] = {{"image_size", c.encoder.imageSize}, {"grid", c.encoder.grid},
+                                  {"channels", c.encoder.channels},
+                                  {"position2d", c.encoder.position2d}};
+    if (!info.meta.evalJson.empty())
+        j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
+    return j;
+}
+
+void printPlain(const nlohmann::json& j) {
+    const auto& c = j["config"];
+    std::cout << "checkpoint   " << j["path"].get<std::string>() << "\n"
+              << "memory       " << c["memory"].get<std::string>() << "\n"
+              << "layout       " << c["layout"].get<std::string>() << "\n"
+              << "layers       " << c["num_layers"] << "\n"
+              << "heads        " << c["num_heads"] << "\n"
+              << "width        " << c["wordvec_dim"] << " (input " << c["input_dim"]
+              << ", feed-forward " << c["ffn_dim"] << ")\n"
+              << "max length   " << c["max_length"] << "\n"
+              << "vocabulary   " << j["vocab_size"] << " words\n"
+              << "parameters   " << j["parameters"] << "\n"
+              << "trained      " << j["metadata"]["steps"] << " steps on "
+              << j["metadata"]["dataset"].get<std::string>() << "\n"
+              << "written      " << j["metadata"]["date"].get<std::string>() << "\n";
+    if (c.contains("encoder"))
+        std::cout << "encoder      " << c["encoder"]["image_size"] << " px in, "
+                  << c["encoder"]["grid"] << "x" << c["encoder"]["grid"] << " grid, "
+                  << (c["encoder"]["position2d"].get<bool>() ? "with" : "without")
+                  << " 2D position code\n";
+    for (const auto& w : j["warnings"]) std::cout << "warning      " << w.get<std::string>() << "\n";
+}
+
+}  // namespace
+
+void addInfoCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("info", "Show a checkpoint's config, vocabulary and metadata");
+    static std::string path;
+    static bool json = false;
+    cmd->add_option("checkpoint", path, "Checkpoint file")->required();
+    cmd->add_flag("--json", json, "Print JSON");
+    cmd->callback([] {
+        auto model = Captioner::open(path);
+        const auto j = infoJson(model->info(), model->vocab().size());
+        if (json) std::cout << j.dump(2) << "\n";
+        else printPlain(j);
+    });
+}
+
+}  // namespace cl::cli

@@ -1,0 +1,67 @@
+#include "trace_json.h"
+
+namespace cl {
+
+namespace {
+
+nlohmann::json selfMatrices(const CaptionTrace& tr) {
+    const auto t = static_cast<int64_t>(tr.steps.size());
+    auto layers = nlohmann::json::array();
+    for (int64_t l = 0; l < tr.layers; ++l) {
+        auto heads = nlohmann::json::array();
+        for (int64_t h = 0; h < tr.heads; ++h) {
+            auto rows = nlohmann::json::array();
+            for (int64_t q = 0; q < t; ++q) {
+                std::vector<float> row(static_cast<size_t>(t), 0.f);
+                for (int64_t k = 0; k <= q; ++k) row[k] = tr.selfWeight(l, h, q, k);
+                rows.push_back(row);
+            }
+            heads.push_back(rows);
+        }
+        layers.push_back(heads);
+    }
+    return layers;
+}
+
+nlohmann::json crossMatrices(const CaptionTrace& tr) {
+    auto layers = nlohmann::json::array();
+    for (int64_t l = 0; l < tr.layers; ++l) {
+        auto heads = nlohmann::json::array();
+        for (int64_t h = 0; h < tr.heads; ++h) {
+            auto rows = nlohmann::json::array();
+            for (size_t q = 0; q < tr.steps.size(); ++q)
+                rows.push_back(tr.crossRow(l, h, static_cast<int64_t>(q)));
+            heads.push_back(rows);
+        }
+        layers.push_back(heads);
+    }
+    return layers;
+}
+
+}  // namespace
+
+nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
+    nlohmann::json j;
+    j["caption"] = tr.text();
+    auto tokens = nlohmann::json::array(), ids = nlohmann::json::array();
+    auto steps = nlohmann::json::array();
+    for (const auto& s : tr.steps) {
+        tokens.push_back(s.token);
+        ids.push_back(s.id);
+        auto top = nlohmann::json::array();
+        for (const auto& c : s.topK) top.push_back({{"token", c.token}, {"id", c.id}, {"prob", c.prob}});
+        steps.push_back({{"token", s.token}, {"id", s.id}, {"prob", s.prob}, {"forced", s.forced},
+                         {"top_k", top}});
+    }
+    j["tokens"] = tokens;
+    j["token_ids"] = ids;
+    j["steps"] = steps;
+    if (attention) {
+        j["self_attention"] = selfMatrices(tr);
+        j["cross_attention"] = crossMatrices(tr);
+        if (tr.gridSide > 0) j["grid"] = {tr.gridSide, tr.gridSide};
+    }
+    return j;
+}
+
+}  // namespace cl

@@ -1,0 +1,2 @@
+// captionlens-selfcheck: a Qt-free check and benchmark of model/, for any LibTorch and device.
+int main() { return 0; }
