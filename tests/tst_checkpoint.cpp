@@ -1,0 +1,225 @@
+// Checkpoint files: our format round-trips in C++ and through Python's torch.load; course
+// state_dicts of both layouts import; every kind of bad file is a clear error.
+#include "test_util.h"
+
+#include "captioner.h"
+#include "checkpoint.h"
+#include "model_io.h"
+#include "pickle_archive.h"
+#include "pickle_reader.h"
+
+#include <caffe2/serialize/inline_container.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using namespace cl;
+using namespace std::string_literals;  // the pickles below hold NUL bytes
+
+namespace {
+
+const std::vector<std::string> kWords = {"<NULL>", "<START>", "<END>", "<UNK>", "a", "red",
+                                         "blue", "circle", "square", "left", "of", "right"};
+
+Checkpoint imported(const std::string& layout, int64_t heads = 2) {
+    Checkpoint ck;
+    ck.stateDict = readStateDict(cltest::dataPath(("course_" + layout + ".pt").c_str()));
+    ck.config = courseConfig(ck.stateDict, 12, heads, detectLayout(ck.stateDict));
+    ck.vocab = kWords;
+    ck.meta.steps = 42;
+    ck.meta.dataset = "tiny";
+    return ck;
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A zip archive with the given records, as torch.save lays them out.
+std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
+    std::string out;
+    caffe2::serialize::PyTorchStreamWriter w([&](const void* d, size_t n) {
+        out.append(static_cast<const char*>(d), n);
+        return n;
+    });
+    for (const auto& [name, data] : records) w.writeRecord(name, data.data(), data.size());
+    w.writeEndOfFile();
+    return out;
+}
+
+}  // namespace
+
+class TestCheckpoint : public QObject {
+    Q_OBJECT
+private slots:
+    void init() { QVERIFY(m_dir.isValid()); }
+    void roundTripInCpp();
+    void importBothLayouts_data();
+    void importBothLayouts();
+    void roundTripThroughPython();
+    void badFiles_data();
+    void badFiles();
+    void badConfigs();
+
+private:
+    std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
+    QTemporaryDir m_dir;
+};
+
+void TestCheckpoint::roundTripInCpp() {
+    const auto ck = imported("2021");
+    writeCheckpoint(path("a.pt"), ck);
+    const auto back = readCheckpoint(path("a.pt"));
+    QCOMPARE(back.vocab, kWords);
+    QCOMPARE(back.config.numHeads, int64_t(2));
+    QCOMPARE(back.config.numLayers, int64_t(2));
+    QCOMPARE(back.meta.steps, int64_t(42));
+    QCOMPARE(back.stateDict.size(), ck.stateDict.size());
+    for (size_t i = 0; i < ck.stateDict.size(); ++i) {
+        QCOMPARE(back.stateDict[i].first, ck.stateDict[i].first);
+        QVERIFY(torch::equal(back.stateDict[i].second, ck.stateDict[i].second));
+    }
+}
+
+void TestCheckpoint::importBothLayouts_data() {
+    QTest::addColumn<QString>("layout");
+    QTest::newRow("2021") << "2021";
+    QTest::newRow("2025") << "2025";
+}
+
+void TestCheckpoint::importBothLayouts() {
+    QFETCH(QString, layout);
+    const auto ck = imported(layout.toStdString());
+    QCOMPARE(layoutName(ck.config.layout), layout.toStdString());
+    QCOMPARE(ck.config.wordvecDim, int64_t(16));
+    QCOMPARE(ck.config.inputDim, int64_t(10));
+    QCOMPARE(ck.config.ffnDim, int64_t(32));
+    QCOMPARE(ck.config.maxLength, int64_t(12));
+    auto model = buildModel(ck, 0);
+    QCOMPARE(stateDictOf(*model).size(), ck.stateDict.size());
+}
+
+void TestCheckpoint::roundTripThroughPython() {
+    auto ck = imported("2025");
+    writeCheckpoint(path("ours.pt"), ck);
+    QProcess py;
+    py.start(CL_PYTHON3, {QString(CL_SOURCE_DIR) + "/tests/roundtrip.py",
+                          QString::fromStdString(path("ours.pt")),
+                          QString::fromStdString(path("back.pt"))});
+    QVERIFY(py.waitForFinished(120000));
+    QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    QCOMPARE(py.readAllStandardOutput().trimmed(), QByteArray("captionlens-checkpoint 1 2 58 42"));
+    // Python wrote an OrderedDict state_dict with every tensor doubled.
+    const auto back = readStateDict(path("back.pt"));
+    QCOMPARE(back.size(), ck.stateDict.size());
+    for (size_t i = 0; i < back.size(); ++i) {
+        QCOMPARE(back[i].first, ck.stateDict[i].first);
+        QVERIFY(torch::allclose(back[i].second, ck.stateDict[i].second * 2.0));
+    }
+}
+
+void TestCheckpoint::badFiles_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    const std::string good = readBytes(cltest::dataPath("course_2021.pt"));
+    QTest::newRow("empty") << QByteArray() << "the file is empty";
+    QTest::newRow("random bytes") << QByteArray("\x13\x37 this is not a checkpoint at all", 33)
+                                  << "not a PyTorch zip checkpoint";
+    QTest::newRow("truncated") << QByteArray::fromStdString(good.substr(0, good.size() / 2))
+                               << "damaged zip archive";
+    QTest::newRow("legacy pickle") << QByteArray("\x80\x02\x8a\x0a", 4) << "legacy";
+    QTest::newRow("zip without pickle")
+        << QByteArray::fromStdString(zipWith({{"version", "3\n"}})) << "has no data.pkl";
+    QTest::newRow("foreign global")
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02" "cos\nsystem\n(X\x02\0\0\0lst"
+                                                          "R."s}}))
+        << "refusing to load: the file references os.system";
+    QTest::newRow("builtins eval")
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x04\x8c\x08" "builtins\x8c\x04"
+                                                          "eval\x93."s}}))
+        << "references builtins.eval";
+    QTest::newRow("unknown opcode")
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02I12\n."s}}))
+        << "pickle opcode 0x49";
+    QTest::newRow("truncated pickle")
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02X\xff\0\0\0ab"s}}))
+        << "pickle is truncated";
+    QTest::newRow("storage larger than record")
+        << QByteArray::fromStdString(zipWith(
+               {{"data.pkl", "\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                             "ctorch\nFloatStorage\nX\x01\0\0\0" "0X\x03\0\0\0cpuK\x10tQK\0K\x10\x85"
+                             "K\x01\x85\x89)tR."s},
+                {"data/0", std::string(8, '\0')}}))
+        << "holds 8 bytes but 64 are declared";
+    QTest::newRow("view beyond storage")
+        << QByteArray::fromStdString(zipWith(
+               {{"data.pkl", "\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                             "ctorch\nFloatStorage\nX\x01\0\0\0" "0X\x03\0\0\0cpuK\x02tQK\0K\x10\x85"
+                             "K\x01\x85\x89)tR."s},
+                {"data/0", std::string(8, '\0')}}))
+        << "reaches element 15 of a storage holding 2";
+}
+
+void TestCheckpoint::badFiles() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    writeBytes(path("bad.pt"), bytes.toStdString());
+    try {
+        readStateDict(path("bad.pt"));
+        QFAIL("a bad file loaded");
+    } catch (const std::runtime_error& e) {
+        QVERIFY2(QString(e.what()).contains(expected), e.what());
+        QVERIFY2(!QString(e.what()).contains('\n'), "the message should be one line");
+    }
+}
+
+void TestCheckpoint::badConfigs() {
+    auto expectError = [](const std::function<void()>& f, const QString& text) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            QVERIFY2(QString(e.what()).contains(text), e.what());
+            return;
+        }
+        QFAIL(qPrintable("no error; expected: " + text));
+    };
+    const auto sd = readStateDict(cltest::dataPath("course_2021.pt"));
+    expectError([&] { courseConfig(sd, 12, 3, Layout::Course2021); },
+                "--heads 3 does not divide the width 16");
+    expectError([&] { courseConfig(sd, 1004, 2, Layout::Course2021); },
+                "embedding.weight has 12 rows but the vocabulary has 1004 words");
+    expectError([&] { Vocabulary(std::vector<std::string>{}); }, "vocabulary is empty");
+    expectError([&] { Vocabulary(std::vector<std::string>{"a", "b"}); }, "lacks the special token <NULL>");
+    auto ck = imported("2021");
+    ck.stateDict.erase(ck.stateDict.begin() + 10);  // drop a key
+    expectError([&] { buildModel(ck, 0); }, "lacks the key");
+    ck = imported("2021");
+    ck.stateDict[0].second = torch::zeros({3, 3});
+    expectError([&] { buildModel(ck, 0); },
+                "visual_projection.weight has shape [3, 3] but the model expects [16, 10]");
+    ck = imported("2021");
+    ck.config.numLayers = 3;
+    expectError([&] { buildModel(ck, 0); }, "transformer.layers.2");
+    // Our format: a config whose head count does not divide the width is refused on open.
+    ck = imported("2021");
+    ck.config.numHeads = 2;
+    writeCheckpoint(path("h.pt"), ck);
+    auto root = pickle::loadFile(path("h.pt"));
+    for (auto& [k, v] : *root.find("config")->pairs)
+        if (k.s == "num_heads") v = pickle::Value::integer(5);
+    pickle::saveFile(path("h5.pt"), root);
+    expectError([&] { Captioner::open(path("h5.pt")); }, "head count 5 does not divide the width 16");
+    expectError([&] { Captioner::open(path("missing.pt")); }, "no such file");
+    expectError([&] { Captioner::open(cltest::dataPath("course_2021.pt")); },
+                "bare course state_dict; convert it first");
+}
+
+QTEST_GUILESS_MAIN(TestCheckpoint)
+#include "tst_checkpoint.moc"

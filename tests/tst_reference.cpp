@@ -1,0 +1,197 @@
+// The C++ model against goldens of tests/reference.py (the seed code in PyTorch), tolerance 1e-5.
+#include "test_util.h"
+
+#include "checkpoint.h"
+#include "greedy.h"
+#include "model_io.h"
+#include "pickle_reader.h"
+#include "vocabulary.h"
+
+using namespace cl;
+
+namespace {
+
+pickle::Value load(const char* name) { return pickle::loadFile(cltest::dataPath(name)); }
+
+torch::Tensor get(const pickle::Value& d, const std::string& key) {
+    const auto* v = d.find(key);
+    if (!v || v->kind != pickle::Value::Kind::Tensor) throw std::runtime_error("golden lacks " + key);
+    return v->tensor;
+}
+
+struct Tiny {
+    Vocabulary vocab;
+    CaptioningTransformer model{nullptr};
+};
+
+Tiny tinyModel(const std::string& layout) {
+    const auto sd = readStateDict(cltest::dataPath(("course_" + layout + ".pt").c_str()));
+    Tiny t;
+    t.vocab = Vocabulary({"<NULL>", "<START>", "<END>", "<UNK>", "a", "red", "blue", "circle",
+                          "square", "left", "of", "right"});
+    Checkpoint ck;
+    ck.config = courseConfig(sd, t.vocab.size(), 2, detectLayout(sd));
+    ck.stateDict = sd;
+    t.model = buildModel(ck, t.vocab.nullId());
+    return t;
+}
+
+}  // namespace
+
+class TestReference : public QObject {
+    Q_OBJECT
+private slots:
+    void multiHeadAttention();
+    void positionalEncoding();
+    void positionalEncodingInvariants();
+    void forward_data();
+    void forward();
+    void decoderLayerWithGridMemory_data() { forward_data(); }
+    void decoderLayerWithGridMemory();
+    void greedyMatchesSeedSample_data() { forward_data(); }
+    void greedyMatchesSeedSample();
+    void cachedDecodeMatchesFullRerun_data() { forward_data(); }
+    void cachedDecodeMatchesFullRerun();
+    void stateDictKeyNames();
+};
+
+void TestReference::multiHeadAttention() {
+    const auto g = load("golden_mha.pt");
+    MultiHeadAttention mha(16, 4, 0.1);
+    StateDict sd;
+    for (const char* k : {"key", "query", "value", "proj"})
+        for (const char* p : {"weight", "bias"}) {
+            const std::string name = std::string(k) + "." + p;
+            sd.emplace_back(name, get(g, name));
+        }
+    loadStateDict(*mha, sd);
+    mha->eval();
+    torch::NoGradGuard ng;
+    const auto q = get(g, "q"), kv = get(g, "kv");
+    torch::Tensor w;
+    const auto masked = mha(q, q, q, torch::tril(torch::ones({5, 5})), &w);
+    CL_COMPARE_TENSORS(masked, get(g, "masked"), 1e-5);
+    CL_COMPARE_TENSORS(w, get(g, "masked_weights"), 1e-5);
+    // Causal: the upper triangle is exactly zero and rows sum to one.
+    QCOMPARE(torch::triu(w, 1).abs().max().item<float>(), 0.f);
+    CL_COMPARE_TENSORS(w.sum(-1), torch::ones({2, 4, 5}), 1e-5);
+    CL_COMPARE_TENSORS(mha(q, kv, kv), get(g, "cross"), 1e-5);
+}
+
+void TestReference::positionalEncoding() {
+    const auto g = load("golden_mha.pt");
+    CL_COMPARE_TENSORS(sinusoidalTable(12, 16).unsqueeze(0), get(g, "pe"), 1e-6);
+}
+
+void TestReference::positionalEncodingInvariants() {
+    const auto pe = sinusoidalTable(30, 8);
+    CL_COMPARE_TENSORS(pe[0], torch::tensor({0.f, 1.f, 0.f, 1.f, 0.f, 1.f, 0.f, 1.f}), 0.0);
+    QVERIFY(std::abs(pe[5][2].item<float>() - std::sin(5.0 * std::pow(1e-4, 2.0 / 8))) < 1e-6);
+}
+
+void TestReference::forward_data() {
+    QTest::addColumn<QString>("layout");
+    QTest::newRow("2021") << "2021";
+    QTest::newRow("2025") << "2025";
+}
+
+void TestReference::forward() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    const auto g = load(("golden_" + layout.toStdString() + ".pt").c_str());
+    torch::NoGradGuard ng;
+    std::vector<LayerAttention> w;
+    auto mem = t.model->memory(get(g, "features"));
+    const auto scores = t.model->decode(mem, get(g, "captions"), &w);
+    CL_COMPARE_TENSORS(scores, get(g, "scores"), 1e-5);
+    QCOMPARE(w.size(), size_t(2));
+    for (size_t i = 0; i < w.size(); ++i) {
+        CL_COMPARE_TENSORS(w[i].self, get(g, "self_weights." + std::to_string(i)), 1e-5);
+        CL_COMPARE_TENSORS(w[i].cross, get(g, "cross_weights." + std::to_string(i)), 1e-5);
+    }
+}
+
+void TestReference::decoderLayerWithGridMemory() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    const auto g = load(("golden_" + layout.toStdString() + ".pt").c_str());
+    torch::NoGradGuard ng;
+    LayerAttention w;
+    auto out = t.model->transformer->layer(0).forward(get(g, "layer_x"), get(g, "layer_memory"),
+                                                     torch::tril(torch::ones({6, 6})), &w);
+    CL_COMPARE_TENSORS(out, get(g, "layer_out"), 1e-5);
+    QCOMPARE(w.cross.sizes(), (c10::IntArrayRef{3, 2, 6, 9}));  // (N, H, T, M)
+}
+
+void TestReference::greedyMatchesSeedSample() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    const auto g = load(("golden_" + layout.toStdString() + ".pt").c_str());
+    DecodeOptions opt;
+    opt.maxLength = 10;
+    opt.stopAtEnd = false;  // the seed's sample() never stops at <END>
+    torch::NoGradGuard ng;
+    const auto traces = greedyDecode(*t.model, t.model->memory(get(g, "features")), t.vocab, opt);
+    const auto expected = get(g, "sample_tokens");
+    QCOMPARE(traces.size(), size_t(expected.size(0)));
+    for (size_t n = 0; n < traces.size(); ++n) {
+        QCOMPARE(traces[n].steps.size(), size_t(10));
+        for (int64_t s = 0; s < 10; ++s)
+            QCOMPARE(traces[n].steps[s].id, expected[n][s].item<int64_t>());
+    }
+}
+
+void TestReference::cachedDecodeMatchesFullRerun() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    torch::manual_seed(3);
+    const auto memory = torch::randn({2, 9, 16});  // a grid memory: cross rows are non-trivial
+    DecodeOptions opt;
+    opt.maxLength = 12;
+    opt.stopAtEnd = false;
+    torch::NoGradGuard ng;
+    const auto cached = greedyDecode(*t.model, memory, t.vocab, opt);
+    const auto full = greedyDecodeFullRerun(*t.model, memory, t.vocab, opt);
+    for (size_t n = 0; n < cached.size(); ++n) {
+        QCOMPARE(cached[n].steps.size(), full[n].steps.size());
+        for (size_t s = 0; s < cached[n].steps.size(); ++s) {
+            const auto &a = cached[n].steps[s], &b = full[n].steps[s];
+            QCOMPARE(a.id, b.id);
+            QCOMPARE(a.selfAttn.size(), size_t(2 * 2 * (s + 1)));
+            QCOMPARE(a.crossAttn.size(), size_t(2 * 2 * 9));
+            for (size_t i = 0; i < a.selfAttn.size(); ++i)
+                QVERIFY(std::abs(a.selfAttn[i] - b.selfAttn[i]) < 1e-5f);
+            for (size_t i = 0; i < a.crossAttn.size(); ++i)
+                QVERIFY(std::abs(a.crossAttn[i] - b.crossAttn[i]) < 1e-5f);
+            QVERIFY(std::abs(a.prob - b.prob) < 1e-5f);
+        }
+    }
+}
+
+void TestReference::stateDictKeyNames() {
+    ModelConfig c;
+    c.vocabSize = 12;
+    c.inputDim = 10;
+    c.wordvecDim = 16;
+    c.ffnDim = 32;
+    c.maxLength = 12;
+    CaptioningTransformer m(c, 0);
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : stateDictOf(*m)) keys.push_back(k);
+    auto has = [&](const std::string& k) { return std::count(keys.begin(), keys.end(), k) == 1; };
+    QVERIFY(has("transformer.layers.1.multihead_attn.proj.bias"));
+    QVERIFY(has("transformer.layers.0.linear1.weight"));
+    QVERIFY(has("transformer.layers.0.norm3.weight"));
+    QVERIFY(has("positional_encoding.pe"));
+    QCOMPARE(keys.size(), size_t(58 - 0));  // the notebook's 58 tensors (2 layers)
+    c.layout = Layout::Course2025;
+    CaptioningTransformer m2(c, 0);
+    keys.clear();
+    for (const auto& [k, v] : stateDictOf(*m2)) keys.push_back(k);
+    QVERIFY(has("transformer.layers.1.cross_attn.query.weight"));
+    QVERIFY(has("transformer.layers.0.ffn.fc2.bias"));
+    QVERIFY(has("transformer.layers.0.norm_cross.weight"));
+}
+
+QTEST_APPLESS_MAIN(TestReference)
+#include "tst_reference.moc"
