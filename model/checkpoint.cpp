@@ -136,6 +136,7 @@ Checkpoint readCheckpoint(const std::string& path) {
     ck.stateDict = stateDictFrom(field(root, "state_dict", Value::Kind::Dict, "checkpoint"),
                                  "state_dict");
     if (const Value* meta = root.find("metadata")) ck.meta = metaFromValue(*meta);
+    if (const Value* ts = root.find("train_state")) ck.trainState = stateDictFrom(*ts, "train_state");
     if (static_cast<int64_t>(ck.vocab.size()) != ck.config.vocabSize)
         fail(path + ": the vocabulary has " + std::to_string(ck.vocab.size()) +
              " words but the config says " + std::to_string(ck.config.vocabSize));
@@ -159,6 +160,11 @@ void writeCheckpoint(const std::string& path, const Checkpoint& ck) {
     for (const auto& [k, t] : ck.stateDict) sd.set(k, Value::ofTensor(t));
     root.set("state_dict", sd);
     root.set("metadata", metaToValue(ck.meta));
+    if (!ck.trainState.empty()) {
+        Value ts = Value::dict();
+        for (const auto& [k, t] : ck.trainState) ts.set(k, Value::ofTensor(t));
+        root.set("train_state", ts);
+    }
     pickle::saveFile(path, root);
 }
 

@@ -20,6 +20,8 @@ struct Checkpoint {
     std::vector<std::string> vocab;
     StateDict stateDict;
     Metadata meta;
+    // Optimiser state for --resume ("adam_m.<key>", "adam_v.<key>"); empty in shipped files.
+    StateDict trainState;
 };
 
 inline constexpr const char* kFormatTag = "captionlens-checkpoint";

@@ -40,10 +40,12 @@ torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
 ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
     : m_usePosition(c.position2d) {
     const auto ch = c.channels;
-    stem = register_module("stem", conv(3, ch / 2, 3, 1));
+    // Every convolution but the last two halves the resolution: imageSize -> grid.
+    const bool stemDown = c.imageSize > c.grid;
+    stem = register_module("stem", conv(3, ch / 2, 3, stemDown ? 2 : 1));
     down = register_module("down", torch::nn::ModuleList());
     int64_t in = ch / 2;
-    for (int64_t side = c.imageSize; side > c.grid; side /= 2) {
+    for (int64_t side = stemDown ? c.imageSize / 2 : c.imageSize; side > c.grid; side /= 2) {
         TORCH_CHECK(side % 2 == 0, "encoder image size ", c.imageSize,
                     " is not the grid times a power of two");
         down->push_back(conv(in, ch, 3, 2));

@@ -1,6 +1,8 @@
 // captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
 #include "commands.h"
 
+#include "threads.h"
+
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
 
@@ -13,9 +15,15 @@ int main(int argc, char** argv) {
                  "captioning transformer and inspect its attention."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "captionlens-cli 0.1.0");
+    int threads = 0;
+    app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)");
+    app.parse_complete_callback([&] { cl::setThreadCount(threads); });
     cl::cli::addCaptionCommand(app);
     cl::cli::addInfoCommand(app);
     cl::cli::addImportCommand(app);
+    cl::cli::addSceneCommand(app);
+    cl::cli::addTrainCommand(app);
+    cl::cli::addEvalCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

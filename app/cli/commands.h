@@ -1,6 +1,11 @@
 #pragma once
 // Each subcommand registers its options and callback on the CLI11 app. Callbacks throw
 // std::exception on failure; cli_main turns that into one line on stderr and exit code 1.
+#include <string>
+
+namespace cl {
+struct RgbImage;
+}
 namespace CLI {
 class App;
 }
@@ -10,5 +15,11 @@ namespace cl::cli {
 void addCaptionCommand(CLI::App& app);
 void addInfoCommand(CLI::App& app);
 void addImportCommand(CLI::App& app);
+void addSceneCommand(CLI::App& app);
+void addTrainCommand(CLI::App& app);
+void addEvalCommand(CLI::App& app);
+
+// Writes RGB pixels as a PNG, atomically.
+void saveRgbPng(const RgbImage& rgb, const std::string& path);
 
 }  // namespace cl::cli

@@ -1,0 +1,56 @@
+#include "commands.h"
+#include "trainer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace cl::cli {
+
+namespace {
+
+void printProgress(const TrainProgress& p) {
+    const int width = 30, filled = static_cast<int>(width * p.step / std::max<int64_t>(1, p.steps));
+    std::string bar(static_cast<size_t>(filled), '=');
+    bar.resize(width, ' ');
+    const int eta = static_cast<int>(p.secondsLeft);
+    std::fprintf(stderr, "\rstep %lld/%lld [%s] loss %.4f  %.0f scenes/s  ETA %d:%02d  ",
+                 static_cast<long long>(p.step), static_cast<long long>(p.steps), bar.c_str(),
+                 p.loss, p.scenesPerSecond, eta / 60, eta % 60);
+    if (p.step == p.steps) std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+void addTrainCommand(CLI::App& app) {
+    static TrainOptions o;
+    static std::string snapshots;
+    auto* cmd = app.add_subcommand("train", "Train an image captioning model on generated shapes scenes");
+    cmd->add_option("--steps", o.steps, "Optimiser steps")->capture_default_str();
+    cmd->add_option("--batch", o.batch, "Scenes per step")->capture_default_str();
+    cmd->add_option("--heads", o.heads, "Attention heads")->capture_default_str();
+    cmd->add_option("--layers", o.layers, "Decoder layers")->capture_default_str();
+    cmd->add_option("--width", o.width, "Model width W (also the encoder output width)")->capture_default_str();
+    cmd->add_option("--ffn", o.ffn, "Feed-forward width")->capture_default_str();
+    cmd->add_option("--seed", o.seed, "Random seed (weights and training scenes)")->capture_default_str();
+    cmd->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
+    cmd->add_option("--save-every", o.saveEvery, "Write the checkpoint every N steps")->capture_default_str();
+    cmd->add_option("--snapshots", snapshots, "Comma-separated steps at which to keep OUT-stepN.pt");
+    cmd->add_flag("!--no-position2d", o.position2d, "Leave out the 2D position code of the image grid");
+    cmd->add_option("--resume", o.resume, "Continue from this checkpoint");
+    cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
+    cmd->callback([] {
+        o.snapshotSteps.clear();
+        for (size_t pos = 0; pos < snapshots.size();) {
+            const size_t comma = snapshots.find(',', pos);
+            o.snapshotSteps.push_back(std::stoll(snapshots.substr(pos, comma - pos)));
+            pos = comma == std::string::npos ? snapshots.size() : comma + 1;
+        }
+        o.onProgress = printProgress;
+        const double loss = trainShapes(o);
+        std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";
+    });
+}
+
+}  // namespace cl::cli

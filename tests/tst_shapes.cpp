@@ -1,0 +1,164 @@
+// The shapes world, the trainer and the shipped model.
+#include "test_util.h"
+
+#include "captioner.h"
+#include "checkpoint.h"
+#include "evaluation.h"
+#include "scene.h"
+#include "trainer.h"
+
+#include <QTemporaryDir>
+
+using namespace cl;
+
+class TestShapes : public QObject {
+    Q_OBJECT
+private slots:
+    void deterministicScenes();
+    void groundTruthAndCaptions();
+    void bleuMatchesHandComputed();
+    void parseMentions();
+    void trainingLowersLoss();
+    void resumeAfterKill();
+    void shippedDefaultModel();
+};
+
+void TestShapes::deterministicScenes() {
+    // Pinned pixel hashes: a change to the generator or renderer shows up here.
+    QCOMPARE(pixelHash(generateScene(1).rgb), PINNED_1);
+    QCOMPARE(pixelHash(generateScene(2).rgb), PINNED_2);
+    QCOMPARE(pixelHash(generateScene(12345).rgb), PINNED_3);
+    QCOMPARE(pixelHash(generateScene(7).rgb), pixelHash(generateScene(7).rgb));
+    QVERIFY(pixelHash(generateScene(7).rgb) != pixelHash(generateScene(8).rgb));
+}
+
+void TestShapes::groundTruthAndCaptions() {
+    int counts[4] = {0, 0, 0, 0};
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+        const Scene s = generateScene(seed);
+        const size_t n = s.spec.objects.size();
+        QVERIFY(n >= 1 && n <= 3);
+        ++counts[n];
+        QCOMPARE(s.captions.size(), n == 1 ? size_t(1) : size_t(2));
+        for (const auto& c : s.captions) {
+            const auto words = QString::fromStdString(c).split(' ');
+            QVERIFY(words.size() < 20);
+            QCOMPARE(words.count("a"), int(n));
+        }
+        for (size_t i = 0; i < n; ++i) {
+            const auto& o = s.spec.objects[i];
+            const auto& c = s.captions[0];
+            QVERIFY(c.find(sizeName(o.size) + " " + colourName(o.colour) + " " + shapeName(o.shape)) !=
+                    std::string::npos);
+            // The mask lies inside the box and is not empty.
+            int64_t area = 0;
+            const Box b = o.box();
+            for (int y = 0; y < 128; ++y)
+                for (int x = 0; x < 128; ++x)
+                    if (s.masks[i][y * 128 + x]) {
+                        ++area;
+                        QVERIFY(b.contains(x + 0.5, y + 0.5, 1.0));
+                    }
+            QVERIFY(area > 40);
+        }
+        if (n >= 2) {
+            const auto order = mentionOrder(s.spec);
+            const auto rel = relation(s.spec.objects[order[0]], s.spec.objects[order[1]]);
+            QVERIFY(s.captions[0].find(" " + rel + " ") != std::string::npos);
+        }
+    }
+    QVERIFY(counts[1] > 50 && counts[2] > 50 && counts[3] > 50);
+}
+
+void TestShapes::bleuMatchesHandComputed() {
+    using W = std::vector<std::string>;
+    const W ref = {"a", "small", "red", "circle", "left", "of", "a", "large", "blue", "square"};
+    QCOMPARE(corpusBleu4({ref}, {{ref}}), 1.0);
+    // One word changed: p1 9/10, p2 7/9, p3 6/8, p4 5/7; no brevity penalty.
+    W cand = ref;
+    cand[8] = "green";
+    const double expected = std::exp((std::log(0.9) + std::log(7.0 / 9) + std::log(6.0 / 8) +
+                                      std::log(5.0 / 7)) / 4);
+    QVERIFY(std::abs(corpusBleu4({cand}, {{ref}}) - expected) < 1e-12);
+    // Shorter candidate: brevity penalty exp(1 - 10/4).
+    const W shortCand = {"a", "small", "red", "circle"};
+    QVERIFY(std::abs(corpusBleu4({shortCand}, {{ref}}) - std::exp(1 - 10.0 / 4)) < 1e-12);
+}
+
+void TestShapes::parseMentions() {
+    const auto ms = cl::parseMentions({"a", "large", "red", "star", "above", "a", "small", "blue", "circle"});
+    QCOMPARE(ms.size(), size_t(2));
+    QCOMPARE(ms[1].colour, std::string("blue"));
+    QCOMPARE(ms[1].shapeStep, int64_t(8));
+}
+
+void TestShapes::trainingLowersLoss() {
+    QTemporaryDir dir;
+    TrainOptions o;
+    o.steps = 40;
+    o.batch = 8;
+    o.width = 32;
+    o.ffn = 64;
+    o.heads = 2;
+    o.layers = 1;
+    o.encoderChannels = 16;
+    o.warmup = 5;
+    o.lr = 3e-3;
+    o.out = dir.filePath("tiny.pt").toStdString();
+    std::vector<double> losses;
+    o.onProgress = [&](const TrainProgress& p) { losses.push_back(p.stepLoss); };
+    trainShapes(o);
+    QCOMPARE(losses.size(), size_t(40));
+    const double first = (losses[0] + losses[1] + losses[2] + losses[3]) / 4;
+    const double last = (losses[36] + losses[37] + losses[38] + losses[39]) / 4;
+    QVERIFY2(last < 0.8 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
+    auto model = Captioner::open(o.out);
+    QCOMPARE(model->info().meta.steps, int64_t(40));
+    QCOMPARE(model->info().config.numHeads, int64_t(2));
+}
+
+void TestShapes::resumeAfterKill() {
+    QTemporaryDir dir;
+    TrainOptions o;
+    o.steps = 20;
+    o.batch = 4;
+    o.width = 32;
+    o.ffn = 64;
+    o.heads = 2;
+    o.layers = 1;
+    o.encoderChannels = 16;
+    o.saveEvery = 10;
+    o.out = dir.filePath("run.pt").toStdString();
+    o.onProgress = [](const TrainProgress& p) {
+        if (p.step == 13) throw std::runtime_error("killed");  // after the step-10 checkpoint
+    };
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, trainShapes(o));
+    const auto mid = readCheckpoint(o.out);
+    QCOMPARE(mid.meta.steps, int64_t(10));
+    QVERIFY(!mid.trainState.empty());  // optimiser moments saved for the resume
+    TrainOptions r = o;
+    r.resume = o.out;
+    r.width = 999;  // ignored: the checkpoint's config wins
+    std::vector<int64_t> steps;
+    r.onProgress = [&](const TrainProgress& p) { steps.push_back(p.step); };
+    trainShapes(r);
+    QCOMPARE(steps.front(), int64_t(11));
+    QCOMPARE(steps.back(), int64_t(20));
+    const auto done = readCheckpoint(o.out);
+    QCOMPARE(done.meta.steps, int64_t(20));
+    QCOMPARE(done.config.wordvecDim, int64_t(32));
+    QVERIFY(done.trainState.empty());  // final files are lean
+}
+
+void TestShapes::shippedDefaultModel() {
+    // A real check of the shipped file: held-out scenes, exact match above 90%.
+    auto model = Captioner::open(std::string(CL_SOURCE_DIR) + "/resources/models/default.pt");
+    EvalOptions o;
+    o.scenes = 200;
+    const auto r = evaluate(*model, o);
+    QVERIFY2(r.exactMatch > 0.90, qPrintable(QString::fromStdString(r.toJson())));
+    QVERIFY(r.attributeAccuracy > 0.95);
+}
+
+QTEST_APPLESS_MAIN(TestShapes)
+#include "tst_shapes.moc"
