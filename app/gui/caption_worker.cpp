@@ -1,0 +1,44 @@
+#include "caption_worker.h"
+
+namespace cl {
+
+CaptionWorker::CaptionWorker() = default;
+CaptionWorker::~CaptionWorker() = default;
+
+void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
+    try {
+        auto model = Captioner::open(r.path.toStdString(), r.device.toStdString());
+        if (m_cancelledCheckpoint == r.id) return;  // the user cancelled: keep the old model
+        m_model = std::move(model);
+        emit checkpointOpened(r.id, m_model->info());
+    } catch (const std::exception& e) {
+        emit checkpointFailed(r.id, QString::fromStdString(e.what()));
+    } catch (...) {
+        emit checkpointFailed(r.id, tr("unexpected failure while loading %1").arg(r.path));
+    }
+}
+
+void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
+    if (r.id < m_latestCaption) return;  // superseded before it started
+    try {
+        if (!m_model) throw std::runtime_error("no model is loaded; open a checkpoint first");
+        const bool imageModel = m_model->info().config.memory == MemoryKind::ImageGrid;
+        std::vector<CaptionTrace> traces;
+        if (imageModel) {
+            if (r.image.pixels.empty())
+                throw std::runtime_error("this model captions images; open an image");
+            traces = m_model->captionImages({r.image}, r.options);
+        } else {
+            if (r.features.empty())
+                throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+            traces = m_model->captionFeatures(r.features, 1, r.options);
+        }
+        emit captioned(r.id, traces.front());
+    } catch (const std::exception& e) {
+        emit captionFailed(r.id, QString::fromStdString(e.what()));
+    } catch (...) {
+        emit captionFailed(r.id, tr("unexpected failure while captioning"));
+    }
+}
+
+}  // namespace cl

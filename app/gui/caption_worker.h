@@ -1,0 +1,39 @@
+#pragma once
+// The model behind the window, on its own QThread. Every slot catches everything: no exception
+// crosses a slot. Requests older than the newest one are skipped unprocessed (superseded), and a
+// cancelled checkpoint load is discarded, so the previous model stays.
+#include "requests.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace cl {
+
+class CaptionWorker final : public QObject {
+    Q_OBJECT
+public:
+    CaptionWorker();
+    ~CaptionWorker() override;
+
+    // Called from the GUI thread (direct connections): atomics only.
+    void noteCaptionRequest(quint64 id) { m_latestCaption = id; }
+    void cancelCheckpoint(quint64 id) { m_cancelledCheckpoint = id; }
+
+public slots:
+    void openCheckpoint(const cl::ui::CheckpointRequest& request);
+    void caption(const cl::ui::CaptionRequest& request);
+
+signals:
+    void checkpointOpened(quint64 id, const cl::ModelInfo& info);
+    void checkpointFailed(quint64 id, const QString& message);
+    void captioned(quint64 id, const cl::CaptionTrace& trace);
+    void captionFailed(quint64 id, const QString& message);
+
+private:
+    std::unique_ptr<Captioner> m_model;
+    std::atomic<quint64> m_latestCaption{0}, m_cancelledCheckpoint{0};
+};
+
+}  // namespace cl

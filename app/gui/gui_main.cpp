@@ -1,0 +1,55 @@
+// captionlens: the desktop app. Starts on the bundled model and a sample image.
+#include "main_window.h"
+#include "screenshot.h"
+#include "threads.h"
+#include "wiring.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+
+namespace {
+
+QString resourcePath(const QString& relative) {
+    // Next to the executable when installed, else the source tree's resources/.
+    const QString installed = QCoreApplication::applicationDirPath() + "/../share/captionlens/" + relative;
+    return QFileInfo::exists(installed) ? installed : QStringLiteral(CL_RESOURCE_DIR "/") + relative;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("CaptionLens");
+    QApplication::setOrganizationName("CaptionLens");
+    QCommandLineParser parser;
+    parser.setApplicationDescription("See inside an image-captioning transformer.");
+    parser.addHelpOption();
+    parser.addPositionalArgument("image", "Image to caption (default: a bundled sample)");
+    const QCommandLineOption checkpoint("checkpoint", "Checkpoint to load (default: the bundled model)", "file");
+    const QCommandLineOption screenshot("screenshot", "Save the window to this PNG after captioning and exit", "png");
+    const QCommandLineOption panel("panel", "Panel to show: caption or attention", "name", "caption");
+    const QCommandLineOption profile("profile", "Print image-to-painted latency over N scenes and exit", "n");
+    const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n", "0");
+    parser.addOptions({checkpoint, screenshot, panel, profile, threads});
+    parser.process(app);
+    cl::setThreadCount(parser.value(threads).toInt());
+
+    cl::ui::MainWindow window;
+    cl::ModelThread modelThread(window);
+    window.showPanel(parser.value(panel));
+    if (parser.isSet(screenshot)) cl::scheduleScreenshot(&window, parser.value(screenshot));
+    window.show();
+    window.openCheckpoint(parser.isSet(checkpoint) ? parser.value(checkpoint)
+                                                   : resourcePath("models/default.pt"));
+    if (parser.isSet(profile)) {
+        cl::scheduleProfile(&window, std::max(1, parser.value(profile).toInt()));
+    } else {
+        const auto args = parser.positionalArguments();
+        if (!args.isEmpty()) window.openImage(args.first());
+        else if (QFileInfo::exists(resourcePath("samples/two-shapes.png"))) window.openImage(resourcePath("samples/two-shapes.png"));
+        else window.openRandomScene(2);
+    }
+    return app.exec();
+}

@@ -1,0 +1,67 @@
+#include "screenshot.h"
+
+#include "main_window.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace cl {
+
+void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
+    window->setShowDialogs(false);
+    QObject::connect(window, &ui::MainWindow::viewUpdated, window, [window, path] {
+        QTimer::singleShot(300, window, [window, path] {
+            const bool ok = window->grab().save(path, "PNG");
+            std::fprintf(ok ? stdout : stderr, ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
+                         qPrintable(path));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    });
+    QObject::connect(window, &ui::MainWindow::errorShown, window, [](const QString& message) {
+        std::fprintf(stderr, "captionlens: error: %s\n", qPrintable(message));
+        QApplication::exit(1);
+    });
+    QTimer::singleShot(120000, window, [] {
+        std::fprintf(stderr, "captionlens: error: no caption within 120 s\n");
+        QApplication::exit(1);
+    });
+}
+
+void scheduleProfile(ui::MainWindow* window, int count) {
+    window->setShowDialogs(false);
+    struct State {
+        QElapsedTimer timer;
+        std::vector<double> ms;
+        int next = 0;
+        bool warm = false;
+    };
+    auto state = std::make_shared<State>();
+    auto openNext = [window, state] {
+        state->timer.start();
+        window->openRandomScene(1000 + state->next++);
+    };
+    QObject::connect(window, &ui::MainWindow::viewUpdated, window, [=] {
+        // Paint everything now (both panels, every plot) before stopping the clock.
+        for (const QString panel : {"attention", "caption"}) {
+            window->showPanel(panel);
+            window->grab();
+        }
+        const double ms = state->timer.nsecsElapsed() / 1e6;
+        if (state->warm) state->ms.push_back(ms);
+        state->warm = true;
+        if (int(state->ms.size()) < count) return QTimer::singleShot(0, window, openNext);
+        std::sort(state->ms.begin(), state->ms.end());
+        std::printf("image chosen -> caption + all panels painted: median %.1f ms, min %.1f, max %.1f "
+                    "(%d scenes, both panels rendered)\n",
+                    state->ms[state->ms.size() / 2], state->ms.front(), state->ms.back(), count);
+        QApplication::exit(0);
+    });
+    QTimer::singleShot(0, window, openNext);
+}
+
+}  // namespace cl

@@ -1,0 +1,17 @@
+#pragma once
+// --screenshot and --profile: drive the window, then save a PNG or print timings, and quit.
+#include <QString>
+
+namespace cl::ui {
+class MainWindow;
+}
+
+namespace cl {
+
+// Saves the window to `path` once the first caption is on screen; exit code 1 on an error.
+void scheduleScreenshot(ui::MainWindow* window, const QString& path);
+// Opens `count` generated scenes one after another and prints the time from "image chosen" to
+// every panel painted (median, min, max).
+void scheduleProfile(ui::MainWindow* window, int count);
+
+}  // namespace cl

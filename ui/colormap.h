@@ -1,0 +1,29 @@
+#pragma once
+// Colour maps and the attention overlay: pure functions, tested without a window.
+#include <QColor>
+#include <QImage>
+
+#include <vector>
+
+class QCPColorGradient;
+
+namespace cl::ui {
+
+struct ColourRange {
+    double lower = 0.0, upper = 1.0;
+};
+
+// Viridis (perceptually uniform, colour-blind safe), t in [0, 1].
+QColor viridis(double t);
+// The same map for QCustomPlot (2.1.0 has no gpViridis), NaN cells transparent.
+QCPColorGradient viridisGradient();
+// Fixed 0..1 by default; with auto contrast, the values' own min..max.
+ColourRange colourRange(const std::vector<float>& values, bool autoContrast);
+
+// `grid` (side x side attention weights, row-major) upsampled bilinearly to the image, mapped
+// through viridis and blended over `image`: a pixel's alpha is opacity * (0.3 + 0.7 sqrt(t)), t the
+// normalised weight, so unattended regions stay visible. Size of the result = image.
+QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
+                        double opacity, ColourRange range);
+
+}  // namespace cl::ui

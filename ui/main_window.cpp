@@ -1,0 +1,178 @@
+#include "main_window.h"
+
+#include "attention_math.h"
+#include "attention_panel.h"
+#include "caption_panel.h"
+#include "selection.h"
+#include "npy.h"
+#include "scene.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolButton>
+
+namespace cl::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    qRegisterMetaType<cl::CaptionTrace>();
+    qRegisterMetaType<cl::ModelInfo>();
+    qRegisterMetaType<cl::ui::CaptionRequest>();
+    qRegisterMetaType<cl::ui::CheckpointRequest>();
+    setWindowTitle(tr("CaptionLens"));
+    setAcceptDrops(true);
+    m_selection = new Selection(this);
+    m_tabs = new QTabWidget(this);
+    m_captionPanel = new CaptionPanel(m_selection, m_tabs);
+    m_attentionPanel = new AttentionPanel(m_selection, m_tabs);
+    m_tabs->addTab(m_captionPanel, tr("&Caption"));
+    m_tabs->addTab(m_attentionPanel, tr("&Attention"));
+    setCentralWidget(m_tabs);
+    buildActions();
+    buildStatusBar();
+    resize(1280, 800);
+}
+
+void MainWindow::showPanel(const QString& name) {
+    m_tabs->setCurrentWidget(name == QLatin1String("attention") ? static_cast<QWidget*>(m_attentionPanel)
+                                                                : m_captionPanel);
+}
+
+void MainWindow::openImage(const QString& path) {
+    const LoadedImage img = loadImage(path);
+    if (!img.ok()) return showError(img.error);
+    rememberRecent(QStringLiteral("recentImages"), QFileInfo(path).absoluteFilePath());
+    m_pendingFeatures.clear();
+    requestCaption(img, QFileInfo(path).fileName());
+}
+
+void MainWindow::openRandomScene(quint64 seed) {
+    const Scene s = generateScene(seed);
+    requestCaption(fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb})), tr("scene %1").arg(seed));
+}
+
+void MainWindow::openFeatures(const QString& path, int row) {
+    try {
+        const NpyMatrix m = readNpy(path.toStdString());
+        if (row < 0 || row >= m.rows)
+            return showError(tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
+        m_pendingFeatures.assign(m.data.begin() + row * m.cols, m.data.begin() + (row + 1) * m.cols);
+        requestCaption(LoadedImage{}, tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(row));
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::requestCaption(const LoadedImage& image, const QString& name) {
+    m_pendingImage = image;
+    m_pendingName = name;
+    recaption();
+}
+
+void MainWindow::recaption() {
+    CaptionRequest r;
+    r.id = m_nextId++;
+    r.image = m_pendingImage.rgb;
+    r.features = m_pendingFeatures;
+    r.options.maxLength = m_maxLength->value();
+    r.options.topK = 5;
+    r.options.keepLogits = true;
+    m_pendingCaption = r.id;
+    setBusy(tr("Captioning %1…").arg(m_pendingName));
+    emit captionRequested(r);
+}
+
+void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
+    if (id != m_pendingCaption) return;  // superseded by a newer request
+    m_pendingCaption = 0;
+    m_view.image = m_pendingImage.image;
+    m_view.imageName = m_pendingName;
+    m_view.trace = trace;
+    m_view.model = m_model;
+    m_selection->clamp(int(trace.steps.size()), int(trace.layers), int(trace.heads));
+    const Focus focus = mostFocused(trace);
+    m_selection->setStep(focus.step);
+    m_selection->setLayerHead(focus.layer, -1);
+    m_captionPanel->setView(m_view);
+    m_attentionPanel->setView(m_view);
+    setWindowTitle(tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
+    statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
+    updateBusy();
+    emit viewUpdated();
+}
+
+void MainWindow::onCaptionFailed(quint64 id, const QString& message) {
+    if (id != m_pendingCaption) return;
+    m_pendingCaption = 0;
+    updateBusy();
+    showError(message);
+}
+
+void MainWindow::openCheckpoint(const QString& path) {
+    CheckpointRequest r;
+    r.id = m_nextId++;
+    r.path = path;
+    r.device = m_device->currentData().toString();
+    if (m_pendingCheckpoint) emit checkpointCancelled(m_pendingCheckpoint);
+    m_pendingCheckpoint = r.id;
+    m_pendingCheckpointPath = path;
+    setBusy(tr("Loading checkpoint %1…").arg(QFileInfo(path).fileName()));
+    emit checkpointRequested(r);
+}
+
+void MainWindow::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
+    if (id != m_pendingCheckpoint) return;
+    m_pendingCheckpoint = 0;
+    m_model = info;
+    rememberRecent(QStringLiteral("recentCheckpoints"), QFileInfo(m_pendingCheckpointPath).absoluteFilePath());
+    const auto& c = info.config;
+    m_modelLabel->setText(tr("%1 · %2 L × %3 H · W %4 · %5 · V %6")
+                              .arg(QFileInfo(QString::fromStdString(info.path)).fileName())
+                              .arg(c.numLayers).arg(c.numHeads).arg(c.wordvecDim)
+                              .arg(QString::fromStdString(memoryKindName(c.memory)))
+                              .arg(c.vocabSize));
+    for (const auto& w : info.warnings) statusBar()->showMessage(QString::fromStdString(w), 10000);
+    updateBusy();
+    // Re-caption the current input with the new model, unless a caption requested after this
+    // checkpoint is already on its way (the worker handles requests in order).
+    const bool imageModel = c.memory == MemoryKind::ImageGrid;
+    const bool haveInput = imageModel ? !m_pendingImage.image.isNull() : !m_pendingFeatures.empty();
+    if (haveInput && (m_pendingCaption == 0 || m_pendingCaption < id)) recaption();
+}
+
+void MainWindow::onCheckpointFailed(quint64 id, const QString& message) {
+    if (id != m_pendingCheckpoint) return;
+    m_pendingCheckpoint = 0;
+    updateBusy();
+    showError(message);
+}
+
+void MainWindow::showError(const QString& message) {
+    m_lastError = message;
+    statusBar()->showMessage(message, 15000);
+    emit errorShown(message);
+    if (!m_showDialogs) return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("CaptionLens"), message, QMessageBox::Ok, this);
+    box->setInformativeText(tr("Nothing changed: the previous image, model and panels are kept."));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, does not block the event loop
+}
+
+void MainWindow::setBusy(const QString& message) {
+    statusBar()->showMessage(message);
+    updateBusy();
+}
+
+void MainWindow::updateBusy() {
+    const bool on = busy();
+    m_progress->setVisible(on);
+    m_cancel->setVisible(on);
+    if (!on && statusBar()->currentMessage().endsWith(QStringLiteral("…"))) statusBar()->clearMessage();
+}
+
+}  // namespace cl::ui

@@ -1,0 +1,97 @@
+#pragma once
+// The CaptionLens window: the caption and attention panels, file handling, and the link to the
+// model worker (which lives on its own thread; the window only sends requests and receives
+// results, so it never freezes). A newer request supersedes an older one; a failed one leaves
+// the image, model and panels as they were.
+#include "caption_view.h"
+#include "image_loader.h"
+#include "requests.h"
+
+#include <QMainWindow>
+
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSpinBox;
+class QTabWidget;
+class QToolButton;
+
+namespace cl::ui {
+
+class AttentionPanel;
+class CaptionPanel;
+class Selection;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    void openImage(const QString& path);
+    void openCheckpoint(const QString& path);
+    void openFeatures(const QString& path, int row);
+    void openRandomScene(quint64 seed);
+    void showPanel(const QString& name);  // "caption" or "attention"
+    bool exportView(const QString& path);  // .png or .pdf
+    bool exportAttentionCsv(const QString& path);
+
+    const CaptionView& view() const { return m_view; }
+    const ModelInfo& model() const { return m_model; }
+    QString lastError() const { return m_lastError; }
+    bool busy() const { return m_pendingCaption != 0 || m_pendingCheckpoint != 0; }
+    CaptionPanel* captionPanel() const { return m_captionPanel; }
+    AttentionPanel* attentionPanel() const { return m_attentionPanel; }
+    Selection* selection() const { return m_selection; }
+    void setShowDialogs(bool on) { m_showDialogs = on; }
+
+public slots:
+    void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
+    void onCaptionFailed(quint64 id, const QString& message);
+    void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
+    void onCheckpointFailed(quint64 id, const QString& message);
+
+signals:
+    void captionRequested(const cl::ui::CaptionRequest& request);
+    void checkpointRequested(const cl::ui::CheckpointRequest& request);
+    void checkpointCancelled(quint64 id);
+    void viewUpdated();      // a new caption is on screen
+    void errorShown(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void buildStatusBar();
+    void requestCaption(const LoadedImage& image, const QString& name);
+    void recaption();
+    void showError(const QString& message);
+    void setBusy(const QString& message);
+    void updateBusy();
+    void rememberRecent(const QString& key, const QString& path);
+    void fillRecentMenu(QMenu* menu, const QString& key, bool checkpoints);
+
+    Selection* m_selection;
+    QTabWidget* m_tabs;
+    CaptionPanel* m_captionPanel;
+    AttentionPanel* m_attentionPanel;
+    QComboBox* m_device;
+    QSpinBox* m_maxLength;
+    QLabel* m_modelLabel;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+
+    CaptionView m_view;             // what the panels show
+    ModelInfo m_model;              // the model the worker holds
+    LoadedImage m_pendingImage;     // waiting for its caption
+    QString m_pendingName;
+    std::vector<float> m_pendingFeatures;
+    quint64 m_nextId = 1, m_pendingCaption = 0, m_pendingCheckpoint = 0;
+    QString m_pendingCheckpointPath;
+    QString m_lastError;
+    bool m_showDialogs = true;
+};
+
+}  // namespace cl::ui
