@@ -1,0 +1,123 @@
+// The panels' pure functions: colour maps, ranges, overlays, attention matrices, entropy.
+#include "attention_math.h"
+#include "colormap.h"
+#include "selection.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+using namespace cl;
+using namespace cl::ui;
+
+namespace {
+// Two steps, one layer, two heads, a 2x2 grid memory.
+CaptionTrace tinyTrace() {
+    CaptionTrace t;
+    t.layers = 1;
+    t.heads = 2;
+    t.memoryTokens = 4;
+    t.gridSide = 2;
+    DecodeStep a;
+    a.token = "red";
+    a.selfAttn = {1.f, 1.f};  // [head][1]
+    a.crossAttn = {1, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f};
+    DecodeStep b;
+    b.token = "<END>";
+    b.selfAttn = {0.5f, 0.5f, 0.f, 1.f};  // head 0: [0.5 0.5], head 1: [0 1]
+    b.crossAttn = {0, 0, 0, 1, 0, 1, 0, 0};
+    t.steps = {a, b};
+    return t;
+}
+}  // namespace
+
+class TestUiLogic : public QObject {
+    Q_OBJECT
+private slots:
+    void viridisEnds();
+    void colourRanges();
+    void overlayFollowsAttention();
+    void selfMatrixMasksTheFuture();
+    void headAverage();
+    void entropy();
+    void labelsAndFocus();
+    void selectionClamps();
+};
+
+void TestUiLogic::viridisEnds() {
+    QCOMPARE(viridis(0.0), QColor(68, 1, 84));
+    QCOMPARE(viridis(1.0), QColor(253, 231, 37));
+    QCOMPARE(viridis(7.0), viridis(1.0));  // clamped
+    QVERIFY(viridis(0.5).green() > viridis(0.25).green());
+}
+
+void TestUiLogic::colourRanges() {
+    const std::vector<float> v{0.1f, 0.4f, NAN};
+    QCOMPARE(colourRange(v, false).upper, 1.0);
+    const auto r = colourRange(v, true);
+    QVERIFY(std::abs(r.lower - 0.1) < 1e-6 && std::abs(r.upper - 0.4) < 1e-6);
+}
+
+void TestUiLogic::overlayFollowsAttention() {
+    QImage grey(64, 64, QImage::Format_RGB32);
+    grey.fill(QColor(128, 128, 128));
+    // All weight on the top-left cell: that corner turns yellow, the opposite one barely changes.
+    const auto out = attentionOverlay(grey, {1, 0, 0, 0}, 2, 1.0, {0, 1});
+    QCOMPARE(out.size(), grey.size());
+    QVERIFY(qRed(out.pixel(2, 2)) > 200 && qBlue(out.pixel(2, 2)) < 80);
+    const QRgb far = out.pixel(61, 61);
+    QVERIFY(qBlue(far) < 128 || qRed(far) < 128);  // dark viridis end, partly blended
+    QVERIFY(attentionOverlay(grey, {0, 0, 0, 1}, 2, 1.0, {0, 1}) != out);
+    QCOMPARE(attentionOverlay(grey, {1, 0, 0, 0}, 2, 0.0, {0, 1}).pixel(2, 2), grey.pixel(2, 2));
+}
+
+void TestUiLogic::selfMatrixMasksTheFuture() {
+    const auto m = selfMatrix(tinyTrace(), 0, 1);
+    QCOMPARE(m.size(), size_t(4));
+    QCOMPARE(m[0], 1.f);
+    QVERIFY(std::isnan(m[1]));  // query 0 cannot see key 1
+    QCOMPARE(m[2], 0.f);
+    QCOMPARE(m[3], 1.f);
+}
+
+void TestUiLogic::headAverage() {
+    const auto avg = selfMatrix(tinyTrace(), 0, -1);
+    QCOMPARE(avg[2], 0.25f);
+    QCOMPARE(avg[3], 0.75f);
+    const auto cross = crossRow(tinyTrace(), 0, -1, 0);
+    QCOMPARE(cross, (std::vector<float>{0.625f, 0.125f, 0.125f, 0.125f}));
+}
+
+void TestUiLogic::entropy() {
+    // Uniform over 4 = 2 bits; one-hot = 0 bits; NaN cells ignored.
+    QCOMPARE(meanEntropyBits({0.25f, 0.25f, 0.25f, 0.25f}, 1, 4), 2.0);
+    QCOMPARE(meanEntropyBits({1.f, NAN}, 1, 2), 0.0);
+    QCOMPARE(crossEntropyBits(tinyTrace(), 0, 1), 1.0);  // rows: uniform (2 bits), one-hot (0)
+}
+
+void TestUiLogic::labelsAndFocus() {
+    const auto tr = tinyTrace();
+    QCOMPARE(inputTokens(tr), (QStringList{"<START>", "red"}));
+    QCOMPARE(outputTokens(tr), (QStringList{"red", "<END>"}));
+    QCOMPARE(headName(0, -1), QString("L1 avg"));
+    QCOMPARE(headName(1, 2), QString("L2 H3"));
+    QCOMPARE(mostFocused(tr).step, 0);  // step 0's average peaks at 0.625
+}
+
+void TestUiLogic::selectionClamps() {
+    Selection s;
+    QSignalSpy spy(&s, &Selection::changed);
+    s.setLayerHead(3, 5);
+    s.setStep(9);
+    QCOMPARE(spy.count(), 2);
+    s.clamp(4, 2, 4);
+    QCOMPARE(s.step(), 3);
+    QCOMPARE(s.layer(), 1);
+    QCOMPARE(s.head(), -1);
+    s.setOpacity(2.0);
+    QCOMPARE(s.opacity(), 1.0);
+}
+
+QTEST_MAIN(TestUiLogic)
+#include "tst_ui_logic.moc"
