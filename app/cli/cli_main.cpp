@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     cl::cli::addSceneCommand(app);
     cl::cli::addTrainCommand(app);
     cl::cli::addEvalCommand(app);
+    cl::cli::addBenchCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -18,6 +18,7 @@ void addImportCommand(CLI::App& app);
 void addSceneCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
+void addBenchCommand(CLI::App& app);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);
