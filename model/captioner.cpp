@@ -8,6 +8,18 @@
 
 namespace cl {
 
+namespace {
+// Applies a decode's positional-encoding switch for the duration of one call.
+class PositionalSwitch {
+public:
+    PositionalSwitch(CaptioningTransformer& m, bool on) : m_model(m) { m_model->positional_encoding->setEnabled(on); }
+    ~PositionalSwitch() { m_model->positional_encoding->setEnabled(true); }
+
+private:
+    CaptioningTransformer& m_model;
+};
+}  // namespace
+
 struct Captioner::Impl {
     ModelInfo info;
     Vocabulary vocab;
@@ -74,6 +86,7 @@ std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& r
         throw std::invalid_argument("expected " + std::to_string(count) + " feature rows of width " +
                                     std::to_string(dim));
     torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
     auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
     return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
 }
@@ -81,12 +94,14 @@ std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& r
 std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& images,
                                                    const DecodeOptions& options) const {
     torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
     return greedyDecode(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 
 std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<RgbImage>& images,
                                                             const DecodeOptions& options) const {
     torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
     return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 

@@ -46,6 +46,7 @@ struct DecodeOptions {
     bool stopAtEnd = true;
     bool keepLogits = false;
     std::vector<int64_t> forcedPrefix;  // token ids forced at steps 0..n-1
+    bool positionalEncoding = true;     // false: the ablation, nothing added to the embeddings
 };
 
 }  // namespace cl

@@ -27,13 +27,19 @@ void AttentionTile::setTitleFont(const QFont& font) {
     update();
 }
 
+QRect AttentionTile::imageRect() const {
+    const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
+    const QRect area = rect().adjusted(2, 2, -2, -2 - textH);
+    if (m_composed.isNull()) return {};
+    const QSize s = m_composed.size().scaled(area.size(), Qt::KeepAspectRatio);
+    return {area.x() + (area.width() - s.width()) / 2, area.y(), s.width(), s.height()};
+}
+
 void AttentionTile::paintEvent(QPaintEvent*) {
     QPainter p(this);
     const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
-    const QRect area = rect().adjusted(2, 2, -2, -2 - textH);
     if (!m_composed.isNull()) {
-        QSize s = m_composed.size().scaled(area.size(), Qt::KeepAspectRatio);
-        const QRect target(area.x() + (area.width() - s.width()) / 2, area.y(), s.width(), s.height());
+        const QRect target = imageRect();
         p.setRenderHint(QPainter::SmoothPixmapTransform, true);
         p.drawImage(target, m_composed);
         if (m_highlighted) {
@@ -49,7 +55,11 @@ void AttentionTile::paintEvent(QPaintEvent*) {
 }
 
 void AttentionTile::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton) emit clicked();
+    if (event->button() != Qt::LeftButton) return;
+    emit clicked();
+    const QRect r = imageRect();
+    if (r.contains(event->pos()))
+        emit clickedAt(double(event->pos().x() - r.x()) / r.width(), double(event->pos().y() - r.y()) / r.height());
 }
 
 }  // namespace cl::ui

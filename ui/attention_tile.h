@@ -22,12 +22,14 @@ public:
 
 signals:
     void clicked();
+    void clickedAt(double fx, double fy);  // position in the image, as fractions of its size
 
 protected:
     void paintEvent(QPaintEvent*) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
+    QRect imageRect() const;
     QImage m_composed;
     QString m_title;
     bool m_highlighted = false;

@@ -62,10 +62,12 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
     m_map->setDataRange(QCPRange(range.lower, range.upper));
     xAxis->setRange(-0.5, cols - 0.5);
     yAxis->setRange(-0.5, rows - 0.5);
-    if (m_style == Style::Full) {
+    if (m_style == Style::Full && !colLabels.isEmpty()) {
         setLabels(xAxis, colLabels);
         setLabels(yAxis, rowLabels);
         xAxis->setTickLabelRotation(cols > 8 ? 45 : 0);
+    } else if (m_style == Style::Full) {
+        for (auto* axis : {xAxis, yAxis}) axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -73,6 +75,10 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
 void HeatmapPlot::setTitle(const QString& title) {
     m_title->setText(title);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setScaleLabel(const QString& label) {
+    if (m_scale) m_scale->axis()->setLabel(label);
 }
 
 void HeatmapPlot::setHighlighted(bool on) {
@@ -91,6 +97,7 @@ void HeatmapPlot::setHighlightRow(int row) {
 QString HeatmapPlot::describeCell(int row, int col) const {
     if (row < 0 || col < 0 || row >= m_rows || col >= m_cols) return {};
     const float v = m_values[size_t(row) * m_cols + col];
+    if (m_describe) return m_describe(row, col, v);
     const QString q = m_rowLabels.value(row), k = m_colLabels.value(col);
     if (std::isnan(v)) return QStringLiteral("%1 → %2: masked (a word cannot see the future)").arg(q, k);
     return QStringLiteral("query “%1” → key “%2”: %3").arg(q, k).arg(double(v), 0, 'f', 3);

@@ -5,6 +5,8 @@
 
 #include "colormap.h"
 
+#include <functional>
+
 namespace cl::ui {
 
 class HeatmapPlot final : public QCustomPlot {
@@ -17,6 +19,11 @@ public:
     void setMatrix(const std::vector<float>& values, int rows, int cols, const QStringList& rowLabels,
                    const QStringList& colLabels, ColourRange range);
     void setTitle(const QString& title);
+    void setScaleLabel(const QString& label);
+    // Replaces the token read-out on hover (for numeric matrices such as the positional table).
+    void setCellDescriber(std::function<QString(int row, int col, float value)> describe) {
+        m_describe = std::move(describe);
+    }
     void setHighlighted(bool on);
     void setHighlightRow(int row);  // the selected step, outlined; -1 none
     // The hover text for cell (row, col), also used by tests.
@@ -41,6 +48,7 @@ private:
     QCPItemRect* m_rowMarker = nullptr;
     std::vector<float> m_values;
     QStringList m_rowLabels, m_colLabels;
+    std::function<QString(int, int, float)> m_describe;
     int m_rows = 0, m_cols = 0;
     Style m_style;
 };

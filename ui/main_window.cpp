@@ -3,6 +3,8 @@
 #include "attention_math.h"
 #include "attention_panel.h"
 #include "caption_panel.h"
+#include "decode_panel.h"
+#include "pe_panel.h"
 #include "selection.h"
 #include "npy.h"
 #include "scene.h"
@@ -32,6 +34,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_attentionPanel = new AttentionPanel(m_selection, m_tabs);
     m_tabs->addTab(m_captionPanel, tr("&Caption"));
     m_tabs->addTab(m_attentionPanel, tr("&Attention"));
+    m_pePanel = new PePanel(m_tabs);
+    m_decodePanel = new DecodePanel(m_selection, m_tabs);
+    m_tabs->addTab(m_pePanel, tr("&Positional encoding"));
+    m_tabs->addTab(m_decodePanel, tr("&Decoding"));
+    connect(m_decodePanel, &DecodePanel::forceRequested, this,
+            [this](const std::vector<int64_t>& prefix) { requestVariant(CaptionRequest::Branch, prefix, true); });
+    connect(m_pePanel, &PePanel::ablationRequested, this,
+            [this] { requestVariant(CaptionRequest::Ablation, {}, false); });
     setCentralWidget(m_tabs);
     buildActions();
     buildStatusBar();
@@ -39,8 +49,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 void MainWindow::showPanel(const QString& name) {
-    m_tabs->setCurrentWidget(name == QLatin1String("attention") ? static_cast<QWidget*>(m_attentionPanel)
-                                                                : m_captionPanel);
+    QWidget* panel = m_captionPanel;
+    if (name == QLatin1String("attention")) panel = m_attentionPanel;
+    else if (name == QLatin1String("pe")) panel = m_pePanel;
+    else if (name == QLatin1String("decode")) panel = m_decodePanel;
+    m_tabs->setCurrentWidget(panel);
 }
 
 void MainWindow::openImage(const QString& path) {
@@ -74,22 +87,47 @@ void MainWindow::requestCaption(const LoadedImage& image, const QString& name) {
     recaption();
 }
 
-void MainWindow::recaption() {
+CaptionRequest MainWindow::makeRequest(int purpose, const RgbImage& image, const std::vector<float>& features) {
     CaptionRequest r;
     r.id = m_nextId++;
-    r.image = m_pendingImage.rgb;
-    r.features = m_pendingFeatures;
+    r.purpose = purpose;
+    r.image = image;
+    r.features = features;
     r.options.maxLength = m_maxLength->value();
     r.options.topK = 5;
     r.options.keepLogits = true;
+    return r;
+}
+
+void MainWindow::requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional) {
+    if (!m_view.valid()) return;
+    CaptionRequest r = makeRequest(purpose, m_shownRgb, m_shownFeatures);
+    r.options.forcedPrefix = prefix;
+    r.options.positionalEncoding = positional;
+    (purpose == CaptionRequest::Branch ? m_pendingBranch : m_pendingAblation) = r.id;
+    emit captionRequested(r);
+}
+
+void MainWindow::recaption() {
+    const CaptionRequest r = makeRequest(CaptionRequest::Main, m_pendingImage.rgb, m_pendingFeatures);
     m_pendingCaption = r.id;
     setBusy(tr("Captioning %1…").arg(m_pendingName));
     emit captionRequested(r);
 }
 
 void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
+    if (id != 0 && id == m_pendingBranch) {
+        m_pendingBranch = 0;
+        return m_decodePanel->setBranch(trace);
+    }
+    if (id != 0 && id == m_pendingAblation) {
+        m_pendingAblation = 0;
+        return m_pePanel->setAblation(trace);
+    }
     if (id != m_pendingCaption) return;  // superseded by a newer request
     m_pendingCaption = 0;
+    m_shownRgb = m_pendingImage.rgb;
+    m_shownFeatures = m_pendingFeatures;
     m_view.image = m_pendingImage.image;
     m_view.imageName = m_pendingName;
     m_view.trace = trace;
@@ -100,6 +138,8 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_selection->setLayerHead(focus.layer, -1);
     m_captionPanel->setView(m_view);
     m_attentionPanel->setView(m_view);
+    m_pePanel->setView(m_view);
+    m_decodePanel->setView(m_view);
     setWindowTitle(tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
     statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
     updateBusy();
@@ -107,6 +147,10 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
 }
 
 void MainWindow::onCaptionFailed(quint64 id, const QString& message) {
+    if (id == m_pendingBranch || id == m_pendingAblation) {
+        m_pendingBranch = m_pendingAblation = 0;
+        return showError(message);
+    }
     if (id != m_pendingCaption) return;
     m_pendingCaption = 0;
     updateBusy();

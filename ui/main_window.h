@@ -21,6 +21,8 @@ namespace cl::ui {
 
 class AttentionPanel;
 class CaptionPanel;
+class DecodePanel;
+class PePanel;
 class Selection;
 
 class MainWindow final : public QMainWindow {
@@ -32,7 +34,7 @@ public:
     void openCheckpoint(const QString& path);
     void openFeatures(const QString& path, int row);
     void openRandomScene(quint64 seed);
-    void showPanel(const QString& name);  // "caption" or "attention"
+    void showPanel(const QString& name);  // "caption", "attention", "pe" or "decode"
     bool exportView(const QString& path);  // .png or .pdf
     bool exportAttentionCsv(const QString& path);
 
@@ -42,6 +44,8 @@ public:
     bool busy() const { return m_pendingCaption != 0 || m_pendingCheckpoint != 0; }
     CaptionPanel* captionPanel() const { return m_captionPanel; }
     AttentionPanel* attentionPanel() const { return m_attentionPanel; }
+    PePanel* pePanel() const { return m_pePanel; }
+    DecodePanel* decodePanel() const { return m_decodePanel; }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
 
@@ -67,6 +71,8 @@ private:
     void buildStatusBar();
     void requestCaption(const LoadedImage& image, const QString& name);
     void recaption();
+    void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
+    CaptionRequest makeRequest(int purpose, const RgbImage& image, const std::vector<float>& features);
     void showError(const QString& message);
     void setBusy(const QString& message);
     void updateBusy();
@@ -77,6 +83,8 @@ private:
     QTabWidget* m_tabs;
     CaptionPanel* m_captionPanel;
     AttentionPanel* m_attentionPanel;
+    PePanel* m_pePanel;
+    DecodePanel* m_decodePanel;
     QComboBox* m_device;
     QSpinBox* m_maxLength;
     QLabel* m_modelLabel;
@@ -88,6 +96,9 @@ private:
     LoadedImage m_pendingImage;     // waiting for its caption
     QString m_pendingName;
     std::vector<float> m_pendingFeatures;
+    RgbImage m_shownRgb;                 // the input of the caption on screen (for variants)
+    std::vector<float> m_shownFeatures;
+    quint64 m_pendingBranch = 0, m_pendingAblation = 0;
     quint64 m_nextId = 1, m_pendingCaption = 0, m_pendingCheckpoint = 0;
     QString m_pendingCheckpointPath;
     QString m_lastError;

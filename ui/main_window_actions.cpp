@@ -79,6 +79,8 @@ void MainWindow::buildActions() {
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Caption Panel"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showPanel("caption"); });
     view->addAction(tr("&Attention Panel"), QKeySequence(Qt::CTRL | Qt::Key_2), this, [this] { showPanel("attention"); });
+    view->addAction(tr("&Positional Encoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_3), this, [this] { showPanel("pe"); });
+    view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this, [this] { showPanel("decode"); });
 
     m_device = new QComboBox(this);
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));

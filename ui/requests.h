@@ -9,7 +9,11 @@
 namespace cl::ui {
 
 struct CaptionRequest {
+    // Main captions replace the view; a branch (forced prefix) and an ablation (no positional
+    // encoding) are variants of it. A request supersedes only older ones of its own purpose.
+    enum Purpose { Main = 0, Branch = 1, Ablation = 2 };
     quint64 id = 0;
+    int purpose = Main;
     RgbImage image;               // image models
     std::vector<float> features;  // feature models: one row of inputDim values
     DecodeOptions options;

@@ -19,7 +19,7 @@ void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
 }
 
 void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
-    if (r.id < m_latestCaption) return;  // superseded before it started
+    if (r.id < m_latest[r.purpose % 3]) return;  // superseded before it started
     try {
         if (!m_model) throw std::runtime_error("no model is loaded; open a checkpoint first");
         const bool imageModel = m_model->info().config.memory == MemoryKind::ImageGrid;

@@ -18,7 +18,7 @@ public:
     ~CaptionWorker() override;
 
     // Called from the GUI thread (direct connections): atomics only.
-    void noteCaptionRequest(quint64 id) { m_latestCaption = id; }
+    void noteCaptionRequest(const cl::ui::CaptionRequest& r) { m_latest[r.purpose % 3] = r.id; }
     void cancelCheckpoint(quint64 id) { m_cancelledCheckpoint = id; }
 
 public slots:
@@ -33,7 +33,8 @@ signals:
 
 private:
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latestCaption{0}, m_cancelledCheckpoint{0};
+    std::atomic<quint64> m_latest[3] = {0, 0, 0};  // newest request id per purpose
+    std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 
 }  // namespace cl

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument("image", "Image to caption (default: a bundled sample)");
     const QCommandLineOption checkpoint("checkpoint", "Checkpoint to load (default: the bundled model)", "file");
     const QCommandLineOption screenshot("screenshot", "Save the window to this PNG after captioning and exit", "png");
-    const QCommandLineOption panel("panel", "Panel to show: caption or attention", "name", "caption");
+    const QCommandLineOption panel("panel", "Panel to show: caption, attention, pe or decode", "name", "caption");
     const QCommandLineOption profile("profile", "Print image-to-painted latency over N scenes and exit", "n");
     const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n", "0");
     parser.addOptions({checkpoint, screenshot, panel, profile, threads});

@@ -12,7 +12,7 @@ ModelThread::ModelThread(ui::MainWindow& window) : m_worker(new CaptionWorker) {
     QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     // Direct connections only touch the worker's atomics; the work itself is queued.
     QObject::connect(&window, &M::captionRequested, m_worker,
-                     [w = m_worker](const ui::CaptionRequest& r) { w->noteCaptionRequest(r.id); },
+                     [w = m_worker](const ui::CaptionRequest& r) { w->noteCaptionRequest(r); },
                      Qt::DirectConnection);
     QObject::connect(&window, &M::checkpointCancelled, m_worker,
                      [w = m_worker](quint64 id) { w->cancelCheckpoint(id); }, Qt::DirectConnection);

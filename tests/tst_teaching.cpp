@@ -1,0 +1,125 @@
+// The teaching panels: positional-encoding lab and step-by-step decoding (offscreen).
+#include "decode_panel.h"
+#include "gui_fixture.h"
+#include "heatmap_plot.h"
+#include "pe_panel.h"
+#include "selection.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+#include <cmath>
+
+using namespace cl;
+
+class TestTeaching : public QObject {
+    Q_OBJECT
+private slots:
+    void init() { QVERIFY(m_f.start()); }
+    void cleanup() { m_f.stop(); }
+    void peHeatmapFollowsTheSeedFormula();
+    void steppingShowsTheTraceTopK();
+    void temperatureReshapesButKeepsOrder();
+    void forcingMatchesCliForcePrefix();
+    void removingPositionalEncodingChangesTheModel();
+
+private:
+    cltest::GuiFixture m_f;
+};
+
+void TestTeaching::peHeatmapFollowsTheSeedFormula() {
+    QVERIFY(m_f.openAndWait(m_f.saveScene(11)));
+    auto* pe = m_f.window->pePanel();
+    // Defaults follow the loaded model.
+    QCOMPARE(pe->table()->rows(), int(m_f.window->model().config.maxLength));
+    QCOMPARE(pe->table()->cols(), int(m_f.window->model().config.wordvecDim));
+    pe->setSize(40, 64);
+    auto* data = pe->table()->colorMap()->data();
+    for (auto [pos, dim] : {std::pair{0, 0}, {0, 1}, {3, 2}, {17, 9}, {39, 63}, {25, 40}}) {
+        const double angle = pos * std::pow(10000.0, -double(dim - dim % 2) / 64);
+        const double expected = dim % 2 ? std::cos(angle) : std::sin(angle);
+        QVERIFY2(std::abs(data->cell(dim, pos) - expected) < 1e-5,
+                 qPrintable(QString("pos %1 dim %2: %3 vs %4").arg(pos).arg(dim).arg(data->cell(dim, pos)).arg(expected)));
+    }
+    QCOMPARE(pe->similarity()->rows(), 40);
+    QVERIFY(std::abs(pe->similarity()->colorMap()->data()->cell(7, 7) - 1.0) < 1e-5);  // cosine with itself
+    QCOMPARE(pe->lines()->graphCount(), 4);
+}
+
+void TestTeaching::steppingShowsTheTraceTopK() {
+    QVERIFY(m_f.openAndWait(m_f.saveScene(12)));
+    auto* d = m_f.window->decodePanel();
+    const auto& trace = m_f.window->view().trace;
+    d->first();
+    QCOMPARE(d->step(), 0);
+    for (int t = 0; t < 3; ++t) d->next();
+    QCOMPARE(d->step(), 3);
+    QCOMPARE(m_f.window->selection()->step(), 3);  // in step with the other panels
+    const auto shown = d->candidates();
+    const auto& topK = trace.steps[3].topK;
+    QVERIFY(shown.size() >= topK.size());
+    for (size_t i = 0; i < topK.size(); ++i) {
+        QCOMPARE(shown[i].first, QString::fromStdString(topK[i].token));
+        QVERIFY(std::abs(shown[i].second - topK[i].prob) < 1e-5);
+    }
+    d->last();
+    QCOMPARE(d->step(), int(trace.steps.size()) - 1);
+}
+
+void TestTeaching::temperatureReshapesButKeepsOrder() {
+    QVERIFY(m_f.openAndWait(m_f.saveScene(13)));
+    auto* d = m_f.window->decodePanel();
+    d->first();
+    const auto cold = d->candidates();
+    d->setTemperature(3.0);
+    const auto hot = d->candidates();
+    QCOMPARE(hot.front().first, cold.front().first);  // greedy still takes the argmax
+    QVERIFY(hot.front().second < cold.front().second);  // a flatter distribution
+    d->setTemperature(1.0);
+}
+
+void TestTeaching::forcingMatchesCliForcePrefix() {
+    const QString image = m_f.saveScene(14);
+    QVERIFY(m_f.openAndWait(image));
+    auto* d = m_f.window->decodePanel();
+    d->first();
+    d->next();  // step 1: the size word
+    const QString forced = d->candidates()[1].first;  // the runner-up
+    const QString first = QString::fromStdString(m_f.window->view().trace.steps[0].token);
+    d->forceCandidate(1);
+    QTRY_VERIFY_WITH_TIMEOUT(d->showingBranch(), 30000);
+    const auto& branch = d->shownTrace();
+    QCOMPARE(QString::fromStdString(branch.steps[1].token), forced);
+    QProcess cli;
+    cli.start(CL_CLI, {"caption", "--checkpoint", cltest::kModel, "--json", "--force-prefix",
+                       first + " " + forced, image});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    const auto tokens = QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["tokens"].toArray();
+    QCOMPARE(tokens.size(), qsizetype(branch.steps.size()));
+    for (int i = 0; i < tokens.size(); ++i)
+        QCOMPARE(tokens[i].toString(), QString::fromStdString(branch.steps[i].token));
+    d->backToOriginal();
+    QVERIFY(!d->showingBranch());
+}
+
+void TestTeaching::removingPositionalEncodingChangesTheModel() {
+    // The model input changes (probabilities move); on the default model the caption usually does.
+    int changedCaptions = 0;
+    for (quint64 seed : {21, 22, 23}) {
+        QVERIFY(m_f.openAndWait(m_f.saveScene(seed)));
+        QSignalSpy spy(m_f.window.get(), &ui::MainWindow::viewUpdated);
+        m_f.window->pePanel()->findChild<QPushButton*>()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(m_f.window->pePanel()->ablationText().contains("Without"), 30000);
+        const QString text = m_f.window->pePanel()->ablationText();
+        const QString normal = QString::fromStdString(m_f.window->view().trace.text());
+        const QString without = text.mid(text.indexOf("</b>: ") + 6);
+        changedCaptions += without != normal;
+    }
+    QVERIFY(changedCaptions >= 1);
+}
+
+QTEST_MAIN(TestTeaching)
+#include "tst_teaching.moc"
