@@ -31,6 +31,7 @@ class TestCli : public QObject {
 private slots:
     void initTestCase();
     void captionsLikePython();
+    void imports2025Layout();
     void jsonWithAttention();
     void forcePrefix();
     void info();
@@ -68,6 +69,26 @@ void TestCli::captionsLikePython() {
     const auto one = cli({"caption", "--checkpoint", m_ck, "--features", m_npy, "--row", "1",
                           "--max-length", "10"});
     QCOMPARE(QString(one.out).trimmed(), lines[1]);
+}
+
+void TestCli::imports2025Layout() {
+    // The 2025 layout (cross_attn, ffn.fc1/2, GELU) through import-cs231n --layout auto: the same
+    // token ids as tests/reference.py's sample() on the golden's first feature row.
+    const QString ck = m_dir.filePath("tiny2025.pt"), npy = m_dir.filePath("f2025.npy");
+    auto r = cli({"import-cs231n", data("course_2025.pt"), "--vocab", data("tiny_vocab.json"), "-o", ck});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.out.contains("layout 2025"));
+    QProcess py;
+    py.start(CL_PYTHON3, {"-c", "import sys, numpy, torch; numpy.save(sys.argv[2], "
+                                "torch.load(sys.argv[1])['features'].numpy())",
+                          data("golden_2025.pt"), npy});
+    QVERIFY(py.waitForFinished(120000));
+    r = cli({"caption", "--checkpoint", ck, "--features", npy, "--row", "0", "--max-length", "10", "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto ids = QJsonDocument::fromJson(r.out).object()["token_ids"].toArray();
+    const QList<int> expected = {10, 10, 10, 9, 10, 9, 0, 0, 0, 0};
+    QCOMPARE(ids.size(), expected.size());
+    for (int i = 0; i < ids.size(); ++i) QCOMPARE(ids[i].toInt(), expected[i]);
 }
 
 void TestCli::jsonWithAttention() {
