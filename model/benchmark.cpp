@@ -138,6 +138,44 @@ BenchReport benchNotebook(const BenchOptions& o) {
     return r;
 }
 
+namespace {
+
+// Feature models: the seed's sample() setting on given rows (same weights and inputs as Python).
+BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                              const torch::Device& d, const BenchOptions& o) {
+    const auto& c = model.config();
+    TORCH_CHECK(o.featureRows >= 64 && int64_t(o.features.size()) == o.featureRows * c.inputDim,
+                "feature models are benchmarked on --features with at least 64 rows of width ", c.inputDim);
+    BenchReport r;
+    r.device = o.device;
+    r.threads = at::get_num_threads();
+    DecodeOptions opt;
+    opt.maxLength = o.tokens;
+    opt.stopAtEnd = false;
+    torch::InferenceMode guard;
+    const auto all = torch::from_blob(const_cast<float*>(o.features.data()), {o.featureRows, c.inputDim}).to(d);
+    for (int64_t batch : {1, 64}) {
+        const auto x = all.narrow(0, 0, batch);
+        auto cached = timeIt("cached decode, batch " + std::to_string(batch), 2, o.runs, [&] {
+            greedyDecode(model, model.memory(x), vocab, opt);
+            sync(d);
+        });
+        auto full = timeIt("full re-run (seed sample()), batch " + std::to_string(batch), 1,
+                           std::max(3, o.runs / 4), [&] {
+                               greedyDecodeFullRerun(model, model.memory(x), vocab, opt);
+                               sync(d);
+                           });
+        const double bytes = stepWeightBytes(c);
+        cached.floorMs = batch == 1 ? o.tokens * gemvFloorMs(bytes, c.wordvecDim, d, o.runs)
+                                    : gemmFloorMs(2.0 * bytes / 4 * batch * o.tokens, batch, c.wordvecDim, d, o.runs);
+        r.figures.push_back(cached);
+        r.figures.push_back(full);
+    }
+    return r;
+}
+
+}  // namespace
+
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
     const Checkpoint ck = readCheckpoint(path);
@@ -145,7 +183,11 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     auto model = buildModel(ck, vocab.nullId());
     model->to(d);
     const auto& c = ck.config;
-    TORCH_CHECK(c.memory == MemoryKind::ImageGrid, "bench --checkpoint needs an image model");
+    if (c.memory == MemoryKind::Features) {
+        auto r = benchFeatureModel(*model, vocab, d, o);
+        r.title = path + " (feature input, " + std::to_string(o.tokens) + " tokens)";
+        return r;
+    }
     BenchReport r;
     r.title = path + " (" + std::to_string(c.numLayers) + " layers x " + std::to_string(c.numHeads) +
               " heads, W=" + std::to_string(c.wordvecDim) + ", " + std::to_string(c.encoder.grid) +

@@ -30,6 +30,8 @@ struct BenchOptions {
     std::string device = "cpu";
     int runs = 20;
     int tokens = 30;
+    std::vector<float> features;  // feature models: rows of inputDim values (at least 64 rows)
+    int64_t featureRows = 0;
 };
 
 // The notebook configuration (W=256, H=2, 2 layers, V=1004, D=512, FFN 2048) with seeded random
@@ -37,8 +39,10 @@ struct BenchOptions {
 // seed's sample()), cached vs full re-run, batch 1 and 64, with weight-streaming and GEMM floors.
 BenchReport benchNotebook(const BenchOptions& options);
 
-// A checkpoint (our format): preprocessing, encoder, cached decode with the full attention trace,
-// the seed-style full re-run, and batch throughput at 1, 8 and 64 images (generated scenes).
+// A checkpoint (our format). Image models: preprocessing, encoder, cached decode with the full
+// attention trace, the seed-style full re-run, and batch throughput at 1, 8 and 64 images
+// (generated scenes). Feature models: `tokens` greedy steps without stopping (like sample()) on
+// the given feature rows, cached and full re-run, at batch 1 and 64.
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& options);
 
 // A quick correctness check on any device: cached decode == full re-run (tokens and attention,

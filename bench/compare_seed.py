@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""C++ (captionlens) against the seed's own PyTorch code, same weights, same inputs, same machine.
+
+The notebook configuration (W=256, H=2, 2 layers, V=1004, D=512, max_length 30): the seed's
+CaptioningTransformer (tests/reference.py, which follows the seed line for line) with seeded
+random weights is saved as a course state_dict, converted with `captionlens-cli import-cs231n`,
+and both sides greedy-decode 30 tokens (never stopping, like sample()) from the same 64 feature
+rows, one thread each. Prints the tokens check and C++/Python time ratios.
+
+usage: /usr/bin/python3 bench/compare_seed.py [--cli build/app/cli/captionlens-cli] [--runs 10]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+import reference  # noqa: E402
+
+
+def median_ms(fn, runs, warmup=1):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.path.join(HERE, "..", "build", "app", "cli", "captionlens-cli"))
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    words = ["<NULL>", "<START>", "<END>", "<UNK>"] + [f"w{i}" for i in range(4, 1004)]
+    torch.manual_seed(0)
+    model = reference.CaptioningTransformer({w: i for i, w in enumerate(words)}, input_dim=512,
+                                            wordvec_dim=256, num_heads=2, num_layers=2,
+                                            max_length=30).eval()
+    features = torch.randn(64, 512, generator=torch.Generator().manual_seed(1))
+    with tempfile.TemporaryDirectory() as tmp:
+        sd, vocab = os.path.join(tmp, "course.pt"), os.path.join(tmp, "vocab.json")
+        ours, npy = os.path.join(tmp, "ours.pt"), os.path.join(tmp, "features.npy")
+        torch.save(model.state_dict(), sd)
+        json.dump({"idx_to_word": words, "word_to_idx": {w: i for i, w in enumerate(words)}}, open(vocab, "w"))
+        np.save(npy, features.numpy())
+        subprocess.run([args.cli, "import-cs231n", sd, "--vocab", vocab, "-o", ours], check=True,
+                       stdout=subprocess.DEVNULL)
+        # Tokens: C++ stops at <END>, the seed never does; compare up to the first <END>.
+        out = subprocess.run([args.cli, "--threads", "1", "caption", "--checkpoint", ours, "--features",
+                              npy, "--max-length", "30", "--json"], check=True, capture_output=True, text=True)
+        cpp_tokens = [json.loads(line)["token_ids"] for line in out.stdout.splitlines()]
+        py_tokens = model.sample(features.numpy(), max_length=30)
+        same = all(list(py_tokens[i][:len(t)]) == t for i, t in enumerate(cpp_tokens))
+        print(f"identical tokens on 64 rows: {same}")
+        bench = subprocess.run([args.cli, "--threads", "1", "bench", "--checkpoint", ours, "--features", npy,
+                                "--runs", str(args.runs), "--json"], check=True, capture_output=True, text=True)
+        cpp = {f["name"]: f for f in json.loads(bench.stdout.splitlines()[0])["figures"]}
+    py1 = median_ms(lambda: model.sample(features[:1].numpy(), max_length=30), args.runs)
+    py64 = median_ms(lambda: model.sample(features.numpy(), max_length=30), max(3, args.runs // 3))
+    rows = [("batch 1, 30 tokens", py1, cpp["cached decode, batch 1"]),
+            ("batch 64, 30 tokens", py64, cpp["cached decode, batch 64"])]
+    print(f"{'':24}{'seed sample()':>15}{'C++ cached':>12}{'floor':>9}{'C++/Py':>9}{'C++/floor':>11}")
+    for name, py, c in rows:
+        print(f"{name:24}{py:12.1f} ms{c['median_ms']:9.1f} ms{c['floor_ms']:6.1f} ms"
+              f"{c['median_ms'] / py:9.3f}{c['median_ms'] / c['floor_ms']:11.2f}")
+    print(f"per caption at batch 64: seed {py64 / 64:.2f} ms, C++ {cpp['cached decode, batch 64']['median_ms'] / 64:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
