@@ -14,7 +14,7 @@ struct EvalOptions {
     int64_t scenes = 1000;
     uint64_t firstSeed = 0;
     int64_t batch = 50;
-    double tolerance = 4.0;  // pixels (of 128) around the box that still count as a hit
+    double tolerance = 15.0;  // pixels around the box that still count (Zhang et al. 2016: 15 px)
 };
 
 struct EvalResult {

@@ -39,6 +39,7 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--checkpoint", checkpoint, "Checkpoint file")->required();
     cmd->add_option("--scenes", o.scenes, "Held-out scenes to caption")->check(CLI::Range(1, 1000000))->capture_default_str();
     cmd->add_option("--first-seed", o.firstSeed, "First held-out seed")->capture_default_str();
+    cmd->add_option("--tolerance", o.tolerance, "Pointing game: pixels around the box that still count")->capture_default_str();
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store, "Also store the figures in the checkpoint's metadata (training timeline)");
     cmd->callback([] {
