@@ -14,6 +14,8 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace cl::ui {
 
 namespace {
@@ -74,7 +76,7 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     split->addWidget(crossBox);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({440, 280});
+    split->setSizes({385, 335});
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_autoContrast);
     layout->addWidget(split, 1);
@@ -112,6 +114,9 @@ void AttentionPanel::rebuild() {
             m_thumbGrid->addWidget(plot, l, h + 1);
             m_thumbs.push_back(plot);
             auto* tile = new AttentionTile;
+            QFont small = tile->font();
+            small.setPointSizeF(small.pointSizeF() * 0.85);
+            tile->setTitleFont(small);
             connect(tile, &AttentionTile::clicked, this, [this, l, h] { m_selection->setLayerHead(l, h); });
             m_crossGrid->addWidget(tile, l, h + 1);
             m_crossTiles.push_back(tile);
@@ -166,8 +171,11 @@ void AttentionPanel::refresh() {
         for (int h = -1; h < tr_.heads; ++h) {
             const auto row = crossRow(tr_, l, h, sel);
             auto* tile = m_crossTiles[size_t(l) * (tr_.heads + 1) + h + 1];
+            const double bits = crossEntropyBits(tr_, l, h);
             tile->setContent(m_view.image, row, side, m_selection->opacity(), colourRange(row, autoC),
-                             QStringLiteral("%1 · %2 b").arg(headName(l, h)).arg(crossEntropyBits(tr_, l, h), 0, 'f', 1));
+                             QStringLiteral("%1 %2b").arg(headName(l, h)).arg(bits, 0, 'f', 1));
+            tile->setToolTip(tr("%1: mean cross-attention entropy %2 bits over the caption (max %3)")
+                                 .arg(headName(l, h)).arg(bits, 0, 'f', 2).arg(std::log2(double(tr_.memoryTokens)), 0, 'f', 1));
             tile->setHighlighted(l == m_selection->layer() && h == m_selection->head());
         }
     m_stripTitle->setText(tr("%1: every word").arg(headName(m_selection->layer(), m_selection->head())));
