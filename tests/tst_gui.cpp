@@ -25,6 +25,7 @@ private slots:
     void corruptImageKeepsPreviousState();
     void corruptCheckpointKeepsPreviousModel();
     void survivesRapidSwitches();
+    void longThenShortCaption();
     void exportsPngAndCsv();
 
 private:
@@ -132,6 +133,23 @@ void TestGui::survivesRapidSwitches() {
     const QString shown = QString::fromStdString(m_f.window->view().trace.text());
     QVERIFY(openAndWait(last));
     QCOMPARE(QString::fromStdString(m_f.window->view().trace.text()), shown);
+}
+
+void TestGui::longThenShortCaption() {
+    // Regression: the last word of a long caption selected, then a short caption arrives (and
+    // back): every panel must clamp the step (this once threw out_of_range).
+    QVERIFY(openAndWait(saveScene(2)));  // three objects: 15 words
+    const int longSteps = int(m_f.window->view().trace.steps.size());
+    m_f.window->selection()->setStep(longSteps - 1);
+    for (const QString panel : {"caption", "attention", "pe", "decode"}) {
+        m_f.window->showPanel(panel);
+        QVERIFY(openAndWait(saveScene(1)));  // one object: 4 words
+        QVERIFY(int(m_f.window->view().trace.steps.size()) < longSteps);
+        QVERIFY(m_f.window->selection()->step() < int(m_f.window->view().trace.steps.size()));
+        m_f.window->selection()->setStep(longSteps + 3);  // beyond this caption: panels clamp
+        QVERIFY(openAndWait(saveScene(2)));
+        m_f.window->selection()->setStep(longSteps - 1);
+    }
 }
 
 void TestGui::exportsPngAndCsv() {

@@ -14,6 +14,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cl::ui {
@@ -144,7 +145,8 @@ void AttentionPanel::setView(const CaptionView& view) {
 void AttentionPanel::refresh() {
     if (!m_view.valid()) return;
     const auto& tr_ = m_view.trace;
-    const int steps = int(tr_.steps.size()), sel = m_selection->step();
+    const int steps = int(tr_.steps.size());
+    const int sel = std::clamp(m_selection->step(), 0, steps - 1);
     const bool autoC = m_selection->autoContrast();
     m_autoContrast->setChecked(autoC);
     const QStringList keys = inputTokens(tr_), queries = outputTokens(tr_);

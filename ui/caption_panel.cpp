@@ -6,6 +6,8 @@
 #include "word_chips.h"
 
 #include <QCheckBox>
+
+#include <algorithm>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -99,6 +101,7 @@ void CaptionPanel::rebuildHeadChoices() {
 void CaptionPanel::setView(const CaptionView& view) {
     const bool shapeChanged = view.trace.layers != m_view.trace.layers || view.trace.heads != m_view.trace.heads;
     m_view = view;
+    m_hover = -1;
     if (shapeChanged || m_layer->count() == 0) rebuildHeadChoices();
     std::vector<float> probs;
     for (const auto& s : view.trace.steps) probs.push_back(s.prob);
@@ -125,7 +128,8 @@ void CaptionPanel::refresh() {
     m_head->setCurrentIndex(m_selection->head() + 1);
     m_autoContrast->setChecked(m_selection->autoContrast());
     m_chips->setSelected(m_selection->step());
-    showStep(m_hover >= 0 ? m_hover : m_selection->step());
+    const int last = int(m_view.trace.steps.size()) - 1;
+    showStep(std::clamp(m_hover >= 0 ? m_hover : m_selection->step(), 0, last));
 }
 
 void CaptionPanel::showStep(int step) {

@@ -132,10 +132,14 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_view.imageName = m_pendingName;
     m_view.trace = trace;
     m_view.model = m_model;
-    m_selection->clamp(int(trace.steps.size()), int(trace.layers), int(trace.heads));
-    const Focus focus = mostFocused(trace);
-    m_selection->setStep(focus.step);
-    m_selection->setLayerHead(focus.layer, -1);
+    {
+        // Pick the selection for the new caption silently: the panels still hold the old one.
+        const QSignalBlocker quiet(m_selection);
+        m_selection->clamp(int(trace.steps.size()), int(trace.layers), int(trace.heads));
+        const Focus focus = mostFocused(trace);
+        m_selection->setStep(focus.step);
+        m_selection->setLayerHead(focus.layer, -1);
+    }
     m_captionPanel->setView(m_view);
     m_attentionPanel->setView(m_view);
     m_pePanel->setView(m_view);
