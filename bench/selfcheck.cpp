@@ -18,13 +18,21 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool hasValue = i + 1 < argc;
-        if (a == "--device" && hasValue) device = argv[++i];
-        else if (a == "--threads" && hasValue) threads = std::atoi(argv[++i]);
-        else if (a == "--runs" && hasValue) options.runs = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--checkpoint" && hasValue) checkpoint = argv[++i];
-        else if (a == "--json") json = true;
+        if (a == "--device" && hasValue)
+            device = argv[++i];
+        else if (a == "--threads" && hasValue)
+            threads = std::atoi(argv[++i]);
+        else if (a == "--runs" && hasValue)
+            options.runs = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--checkpoint" && hasValue)
+            checkpoint = argv[++i];
+        else if (a == "--json")
+            json = true;
         else {
-            std::fprintf(stderr, "usage: %s [--device cpu|cuda] [--threads N] [--runs N] [--checkpoint C] [--json]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--device cpu|cuda] [--threads N] [--runs N] [--checkpoint C] "
+                         "[--json]\n",
+                         argv[0]);
             return 2;
         }
     }
@@ -32,8 +40,10 @@ int main(int argc, char** argv) {
         cl::setThreadCount(threads);
         options.device = device;
         const auto failures = cl::selfCheck(device);
-        for (const auto& f : failures) std::fprintf(stderr, "selfcheck FAILED: %s\n", f.c_str());
-        if (!failures.empty()) return 1;
+        for (const auto& f : failures)
+            std::fprintf(stderr, "selfcheck FAILED: %s\n", f.c_str());
+        if (!failures.empty())
+            return 1;
         std::fprintf(stderr, "selfcheck passed on %s\n", device.c_str());
         const auto notebook = cl::benchNotebook(options);
         std::printf("%s\n", (json ? notebook.toJson() : notebook.toText()).c_str());

@@ -18,23 +18,26 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t embedDim, int64_t numHead
 
 torch::Tensor MultiHeadAttentionImpl::splitHeads(const torch::Tensor& x) const {
     const auto n = x.size(0), t = x.size(1);
-    return x.view({n, t, m_heads, m_headDim}).transpose(1, 2);  // (N, H, T, hs)
+    return x.view({n, t, m_heads, m_headDim}).transpose(1, 2); // (N, H, T, hs)
 }
 
 torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
                                              const torch::Tensor& v, const torch::Tensor& mask,
                                              torch::Tensor* weights) {
     // q (N, H, S, hs), k/v (N, H, T, hs)
-    auto scores = torch::matmul(q, k.transpose(-2, -1));  // (N, H, S, T)
-    if (mask.defined()) scores = scores.masked_fill(mask == 0, -INFINITY);
+    auto scores = torch::matmul(q, k.transpose(-2, -1)); // (N, H, S, T)
+    if (mask.defined())
+        scores = scores.masked_fill(mask == 0, -INFINITY);
     scores = scores / std::sqrt(static_cast<double>(m_headDim));
     auto attn = torch::softmax(scores, -1);
-    if (weights) *weights = attn;
+    if (weights)
+        *weights = attn;
     attn = attn_drop(attn);
-    auto out = torch::matmul(attn, v);  // (N, H, S, hs)
-    if (m_headKeep.defined()) out = out * m_headKeep.view({1, m_heads, 1, 1});
+    auto out = torch::matmul(attn, v); // (N, H, S, hs)
+    if (m_headKeep.defined())
+        out = out * m_headKeep.view({1, m_heads, 1, 1});
     const auto n = out.size(0), s = out.size(2);
-    return proj(out.transpose(1, 2).reshape({n, s, m_heads * m_headDim}));  // (N, S, E)
+    return proj(out.transpose(1, 2).reshape({n, s, m_heads * m_headDim})); // (N, S, E)
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& q, const torch::Tensor& k,
@@ -67,4 +70,4 @@ torch::Tensor MultiHeadAttentionImpl::attendCached(const torch::Tensor& x, const
     return attend(splitHeads(query(x)), cache.k, cache.v, {}, weights);
 }
 
-}  // namespace cl
+} // namespace cl

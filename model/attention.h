@@ -8,12 +8,12 @@ namespace cl {
 // Keys and values of one attention layer for an incremental (one token at a time) decode.
 // Preallocated to the longest decode so a step writes in place instead of concatenating.
 struct KVCache {
-    torch::Tensor k, v;  // (N, H, capacity, hs)
+    torch::Tensor k, v; // (N, H, capacity, hs)
     int64_t length = 0;
 };
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
-public:
+  public:
     MultiHeadAttentionImpl(int64_t embedDim, int64_t numHeads, double dropout);
 
     // query (N, S, E), key/value (N, T, E), mask (S, T) with 1 = may attend, or undefined.
@@ -38,15 +38,15 @@ public:
     torch::nn::Linear key{nullptr}, query{nullptr}, value{nullptr}, proj{nullptr};
     torch::nn::Dropout attn_drop{nullptr};
 
-private:
-    torch::Tensor splitHeads(const torch::Tensor& x) const;  // (N, T, E) -> (N, H, T, hs)
+  private:
+    torch::Tensor splitHeads(const torch::Tensor& x) const; // (N, T, E) -> (N, H, T, hs)
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, torch::Tensor* weights);
 
     int64_t m_heads;
     int64_t m_headDim;
-    torch::Tensor m_headKeep;  // (H) of 0/1, or undefined
+    torch::Tensor m_headKeep; // (H) of 0/1, or undefined
 };
 TORCH_MODULE(MultiHeadAttention);
 
-}  // namespace cl
+} // namespace cl

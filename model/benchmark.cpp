@@ -25,12 +25,14 @@ torch::Device deviceOf(const std::string& name) {
 }
 
 void sync(const torch::Device& d) {
-    if (d.is_cuda()) torch::cuda::synchronize();
+    if (d.is_cuda())
+        torch::cuda::synchronize();
 }
 
 Vocabulary numberedVocab(int64_t v) {
     std::vector<std::string> words = {"<NULL>", "<START>", "<END>", "<UNK>"};
-    for (int64_t i = 4; i < v; ++i) words.push_back("w" + std::to_string(i));
+    for (int64_t i = 4; i < v; ++i)
+        words.push_back("w" + std::to_string(i));
     return Vocabulary(words);
 }
 
@@ -49,7 +51,7 @@ ModelConfig notebookConfig() {
 // Bytes of the weight matrices one decode step reads (cached keys/values of the memory aside).
 double stepWeightBytes(const ModelConfig& c) {
     const double w = c.wordvecDim, f = c.ffnDim;
-    const double perLayer = 4 * w * w + 2 * w * w + 2 * w * f;  // self qkv+proj, cross q+proj, FFN
+    const double perLayer = 4 * w * w + 2 * w * w + 2 * w * f; // self qkv+proj, cross q+proj, FFN
     return 4.0 * (c.numLayers * perLayer + w * c.vocabSize);
 }
 
@@ -59,10 +61,12 @@ double gemvFloorMs(double bytes, int64_t width, const torch::Device& d, int runs
     const int64_t rows = static_cast<int64_t>(bytes / 4 / width);
     auto m = torch::randn({rows, width}, torch::TensorOptions().device(d));
     auto v = torch::randn({width}, torch::TensorOptions().device(d));
-    return timeIt("gemv", 3, runs, [&] {
-               auto r = torch::mv(m, v);
-               sync(d);
-           }).medianMs;
+    return timeIt("gemv", 3, runs,
+                  [&] {
+                      auto r = torch::mv(m, v);
+                      sync(d);
+                  })
+        .medianMs;
 }
 
 // Time of `flops` floating point operations done as one plain GEMM of the model's shapes.
@@ -75,19 +79,22 @@ double gemmFloorMs(double flops, int64_t batch, int64_t width, const torch::Devi
                           auto r = torch::mm(a, b);
                           sync(d);
                       }).medianMs;
-    const double rate = 2.0 * batch * width * n / ms;  // flops per ms
+    const double rate = 2.0 * batch * width * n / ms; // flops per ms
     return flops / rate;
 }
 
-}  // namespace
+} // namespace
 
 BenchFigure timeIt(const std::string& name, int warmup, int runs, const std::function<void()>& fn) {
-    for (int i = 0; i < warmup; ++i) fn();
+    for (int i = 0; i < warmup; ++i)
+        fn();
     std::vector<double> ms;
     for (int i = 0; i < runs; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         fn();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
     }
     std::sort(ms.begin(), ms.end());
     BenchFigure f;
@@ -145,7 +152,8 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
                               const torch::Device& d, const BenchOptions& o) {
     const auto& c = model.config();
     TORCH_CHECK(o.featureRows >= 64 && int64_t(o.features.size()) == o.featureRows * c.inputDim,
-                "feature models are benchmarked on --features with at least 64 rows of width ", c.inputDim);
+                "feature models are benchmarked on --features with at least 64 rows of width ",
+                c.inputDim);
     BenchReport r;
     r.device = o.device;
     r.threads = at::get_num_threads();
@@ -153,7 +161,8 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
     opt.maxLength = o.tokens;
     opt.stopAtEnd = false;
     torch::InferenceMode guard;
-    const auto all = torch::from_blob(const_cast<float*>(o.features.data()), {o.featureRows, c.inputDim}).to(d);
+    const auto all =
+        torch::from_blob(const_cast<float*>(o.features.data()), {o.featureRows, c.inputDim}).to(d);
     for (int64_t batch : {1, 64}) {
         const auto x = all.narrow(0, 0, batch);
         auto cached = timeIt("cached decode, batch " + std::to_string(batch), 2, o.runs, [&] {
@@ -167,14 +176,15 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
                            });
         const double bytes = stepWeightBytes(c);
         cached.floorMs = batch == 1 ? o.tokens * gemvFloorMs(bytes, c.wordvecDim, d, o.runs)
-                                    : gemmFloorMs(2.0 * bytes / 4 * batch * o.tokens, batch, c.wordvecDim, d, o.runs);
+                                    : gemmFloorMs(2.0 * bytes / 4 * batch * o.tokens, batch,
+                                                  c.wordvecDim, d, o.runs);
         r.figures.push_back(cached);
         r.figures.push_back(full);
     }
     return r;
 }
 
-}  // namespace
+} // namespace
 
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
@@ -189,9 +199,9 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
         return r;
     }
     BenchReport r;
-    r.title = path + " (" + std::to_string(c.numLayers) + " layers x " + std::to_string(c.numHeads) +
-              " heads, W=" + std::to_string(c.wordvecDim) + ", " + std::to_string(c.encoder.grid) +
-              "x" + std::to_string(c.encoder.grid) + " grid)";
+    r.title = path + " (" + std::to_string(c.numLayers) + " layers x " +
+              std::to_string(c.numHeads) + " heads, W=" + std::to_string(c.wordvecDim) + ", " +
+              std::to_string(c.encoder.grid) + "x" + std::to_string(c.encoder.grid) + " grid)";
     r.device = o.device;
     r.threads = at::get_num_threads();
     const Scene scene = generateScene(3);
@@ -216,12 +226,14 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     }));
     for (int64_t batch : {1, 8, 64}) {
         std::vector<uint64_t> seeds;
-        for (int64_t i = 0; i < batch; ++i) seeds.push_back(static_cast<uint64_t>(i));
+        for (int64_t i = 0; i < batch; ++i)
+            seeds.push_back(static_cast<uint64_t>(i));
         const auto images = shapesBatch(seeds, c.encoder.imageSize, vocab).images.to(d);
-        auto f = timeIt("batch " + std::to_string(batch) + " captions", 1, std::max(3, o.runs / 4), [&] {
-            greedyDecode(*model, model->memory(model->encode(images)), vocab, opt);
-            sync(d);
-        });
+        auto f =
+            timeIt("batch " + std::to_string(batch) + " captions", 1, std::max(3, o.runs / 4), [&] {
+                greedyDecode(*model, model->memory(model->encode(images)), vocab, opt);
+                sync(d);
+            });
         f.name += " (" + std::to_string(int(batch * 1000.0 / f.medianMs)) + " images/s)";
         r.figures.push_back(f);
     }
@@ -237,7 +249,8 @@ std::string BenchReport::toText() const {
                       f.name.c_str(), f.medianMs, f.minMs, f.maxMs, f.runs);
         out << line;
         if (f.floorMs > 0) {
-            std::snprintf(line, sizeof line, "  floor %.2f ms, %.2fx", f.floorMs, f.medianMs / f.floorMs);
+            std::snprintf(line, sizeof line, "  floor %.2f ms, %.2fx", f.floorMs,
+                          f.medianMs / f.floorMs);
             out << line;
         }
         out << "\n";
@@ -247,8 +260,8 @@ std::string BenchReport::toText() const {
 
 std::string BenchReport::toJson() const {
     std::ostringstream j;
-    j << "{\"title\": \"" << title << "\", \"device\": \"" << device << "\", \"threads\": " << threads
-      << ", \"figures\": [";
+    j << "{\"title\": \"" << title << "\", \"device\": \"" << device
+      << "\", \"threads\": " << threads << ", \"figures\": [";
     for (size_t i = 0; i < figures.size(); ++i) {
         const auto& f = figures[i];
         j << (i ? ", " : "") << "{\"name\": \"" << f.name << "\", \"median_ms\": " << f.medianMs
@@ -259,4 +272,4 @@ std::string BenchReport::toJson() const {
     return j.str();
 }
 
-}  // namespace cl
+} // namespace cl

@@ -11,7 +11,7 @@ struct BenchFigure {
     std::string name;
     double medianMs = 0, minMs = 0, maxMs = 0;
     int runs = 0;
-    double floorMs = 0;  // the physical floor measured on this machine (0: none)
+    double floorMs = 0; // the physical floor measured on this machine (0: none)
     std::string unit = "ms";
 };
 
@@ -30,7 +30,7 @@ struct BenchOptions {
     std::string device = "cpu";
     int runs = 20;
     int tokens = 30;
-    std::vector<float> features;  // feature models: rows of inputDim values (at least 64 rows)
+    std::vector<float> features; // feature models: rows of inputDim values (at least 64 rows)
     int64_t featureRows = 0;
 };
 
@@ -50,4 +50,4 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& options
 // Returns the failures (empty = pass).
 std::vector<std::string> selfCheck(const std::string& device);
 
-}  // namespace cl
+} // namespace cl

@@ -11,14 +11,16 @@ namespace cl {
 namespace {
 // Applies a decode's positional-encoding switch for the duration of one call.
 class PositionalSwitch {
-public:
-    PositionalSwitch(CaptioningTransformer& m, bool on) : m_model(m) { m_model->positional_encoding->setEnabled(on); }
+  public:
+    PositionalSwitch(CaptioningTransformer& m, bool on) : m_model(m) {
+        m_model->positional_encoding->setEnabled(on);
+    }
     ~PositionalSwitch() { m_model->positional_encoding->setEnabled(true); }
 
-private:
+  private:
     CaptioningTransformer& m_model;
 };
-}  // namespace
+} // namespace
 
 struct Captioner::Impl {
     ModelInfo info;
@@ -29,13 +31,14 @@ struct Captioner::Impl {
     torch::Tensor memoryOfImages(const std::vector<RgbImage>& images) {
         const auto& c = info.config;
         if (c.memory != MemoryKind::ImageGrid)
-            throw std::invalid_argument("this model takes feature vectors, not images; use --features");
+            throw std::invalid_argument(
+                "this model takes feature vectors, not images; use --features");
         std::vector<torch::Tensor> batch;
         for (const auto& im : images) {
             if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
                 throw std::invalid_argument("image pixel buffer does not match its size");
-            batch.push_back(preprocessImage(im.pixels.data(), im.height, im.width,
-                                            c.encoder.imageSize));
+            batch.push_back(
+                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize));
         }
         auto x = torch::cat(batch, 0).to(device);
         return model->memory(model->encode(x));
@@ -46,8 +49,10 @@ Captioner::Captioner(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Captioner::~Captioner() = default;
 
 void checkDevice(const std::string& device) {
-    if (device == "cpu") return;
-    if (device != "cuda") throw std::invalid_argument("unknown device '" + device + "' (cpu or cuda)");
+    if (device == "cpu")
+        return;
+    if (device != "cuda")
+        throw std::invalid_argument("unknown device '" + device + "' (cpu or cuda)");
     if (!torch::cuda::is_available())
         throw std::runtime_error("device cuda is not available: this LibTorch was built without "
                                  "CUDA or no GPU is visible; use --device cpu");
@@ -70,12 +75,17 @@ std::unique_ptr<Captioner> Captioner::open(const std::string& path, const std::s
     impl->info.path = path;
     impl->info.config = ck.config;
     impl->info.meta = ck.meta;
-    for (const auto& p : impl->model->parameters()) impl->info.parameters += p.numel();
+    for (const auto& p : impl->model->parameters())
+        impl->info.parameters += p.numel();
     return std::unique_ptr<Captioner>(new Captioner(std::move(impl)));
 }
 
-const ModelInfo& Captioner::info() const { return d->info; }
-const Vocabulary& Captioner::vocab() const { return d->vocab; }
+const ModelInfo& Captioner::info() const {
+    return d->info;
+}
+const Vocabulary& Captioner::vocab() const {
+    return d->vocab;
+}
 
 std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& rows, int64_t count,
                                                      const DecodeOptions& options) const {
@@ -83,8 +93,8 @@ std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& r
     if (d->info.config.memory != MemoryKind::Features)
         throw std::invalid_argument("this model captions images, not feature vectors");
     if (count <= 0 || static_cast<int64_t>(rows.size()) != count * dim)
-        throw std::invalid_argument("expected " + std::to_string(count) + " feature rows of width " +
-                                    std::to_string(dim));
+        throw std::invalid_argument("expected " + std::to_string(count) +
+                                    " feature rows of width " + std::to_string(dim));
     torch::InferenceMode guard;
     PositionalSwitch pe(d->model, options.positionalEncoding);
     auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
@@ -105,4 +115,4 @@ std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<Rg
     return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 
-}  // namespace cl
+} // namespace cl

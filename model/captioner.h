@@ -11,7 +11,7 @@ namespace cl {
 
 struct RgbImage {
     int64_t width = 0, height = 0;
-    std::vector<uint8_t> pixels;  // row-major RGB, width * height * 3 bytes
+    std::vector<uint8_t> pixels; // row-major RGB, width * height * 3 bytes
 };
 
 struct ModelInfo {
@@ -19,11 +19,11 @@ struct ModelInfo {
     ModelConfig config;
     Metadata meta;
     int64_t parameters = 0;
-    std::vector<std::string> warnings;  // e.g. non-finite weights
+    std::vector<std::string> warnings; // e.g. non-finite weights
 };
 
 class Captioner {
-public:
+  public:
     // Throws std::runtime_error with a readable message for any bad file or device.
     static std::unique_ptr<Captioner> open(const std::string& path,
                                            const std::string& device = "cpu");
@@ -44,7 +44,7 @@ public:
     std::vector<CaptionTrace> captionImagesFullRerun(const std::vector<RgbImage>& images,
                                                      const DecodeOptions& options) const;
 
-private:
+  private:
     struct Impl;
     explicit Captioner(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d;
@@ -53,4 +53,4 @@ private:
 // "cpu" or "cuda"; throws when the device is unknown or this LibTorch cannot use it.
 void checkDevice(const std::string& device);
 
-}  // namespace cl
+} // namespace cl

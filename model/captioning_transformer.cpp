@@ -27,17 +27,22 @@ void CaptioningTransformerImpl::initWeights() {
         const auto& name = item.key();
         auto& p = item.value();
         // The seed applies it before creating `output`, which keeps PyTorch's default.
-        if (name.rfind("encoder.", 0) == 0 || name.rfind("output.", 0) == 0) continue;
+        if (name.rfind("encoder.", 0) == 0 || name.rfind("output.", 0) == 0)
+            continue;
         const bool isNorm = name.find("norm") != std::string::npos;
         const bool isBias = name.size() > 5 && name.compare(name.size() - 5, 5, ".bias") == 0;
-        if (isBias) p.zero_();
-        else if (isNorm) p.fill_(1.0);
-        else p.normal_(0.0, 0.02);
+        if (isBias)
+            p.zero_();
+        else if (isNorm)
+            p.fill_(1.0);
+        else
+            p.normal_(0.0, 0.02);
     }
 }
 
 torch::Tensor CaptioningTransformerImpl::encode(const torch::Tensor& input) {
-    if (m_config.memory == MemoryKind::Features) return input;
+    if (m_config.memory == MemoryKind::Features)
+        return input;
     TORCH_CHECK(input.dim() == 4 && input.size(1) == 3, "image model expects (N, 3, S, S) input");
     return encoder(input);
 }
@@ -46,17 +51,17 @@ torch::Tensor CaptioningTransformerImpl::memory(const torch::Tensor& features) {
     TORCH_CHECK(features.size(-1) == m_config.inputDim, "features have width ", features.size(-1),
                 " but the model expects ", m_config.inputDim);
     auto projected = visual_projection(features);
-    return projected.dim() == 2 ? projected.unsqueeze(1) : projected;  // (N, M, W)
+    return projected.dim() == 2 ? projected.unsqueeze(1) : projected; // (N, M, W)
 }
 
 torch::Tensor CaptioningTransformerImpl::decode(const torch::Tensor& memory,
                                                 const torch::Tensor& captions,
                                                 std::vector<LayerAttention>* weights) {
     const auto t = captions.size(1);
-    auto x = positional_encoding(embedding(captions));  // (N, T, W)
+    auto x = positional_encoding(embedding(captions)); // (N, T, W)
     auto mask = torch::tril(torch::ones({t, t}, x.options()));
     x = transformer(x, memory, mask, weights);
-    return output(x);  // (N, T, V)
+    return output(x); // (N, T, V)
 }
 
-}  // namespace cl
+} // namespace cl

@@ -9,7 +9,7 @@
 namespace cl {
 
 class CaptioningTransformerImpl : public torch::nn::Module {
-public:
+  public:
     CaptioningTransformerImpl(const ModelConfig& config, int64_t nullId);
 
     // Image models: images (N, 3, S, S) -> features (N, M, D). Feature models: identity.
@@ -32,10 +32,10 @@ public:
     TransformerDecoder transformer{nullptr};
     ImageEncoder encoder{nullptr};
 
-private:
+  private:
     void initWeights();
     ModelConfig m_config;
 };
 TORCH_MODULE(CaptioningTransformer);
 
-}  // namespace cl
+} // namespace cl

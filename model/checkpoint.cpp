@@ -12,12 +12,15 @@ namespace {
 
 using pickle::Value;
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 const Value& field(const Value& dict, const std::string& key, Value::Kind kind,
                    const std::string& where) {
     const Value* v = dict.find(key);
-    if (!v) fail(where + " lacks the field '" + key + "'");
+    if (!v)
+        fail(where + " lacks the field '" + key + "'");
     if (v->kind != kind)
         fail(where + " field '" + key + "' is a " + v->kindName() + " of the wrong type");
     return *v;
@@ -51,7 +54,8 @@ Value configToValue(const ModelConfig& c) {
 }
 
 ModelConfig configFromValue(const Value& d) {
-    if (!d.isDict()) fail("checkpoint config is not a dict");
+    if (!d.isDict())
+        fail("checkpoint config is not a dict");
     ModelConfig c;
     c.vocabSize = intField(d, "vocab_size");
     c.inputDim = intField(d, "input_dim");
@@ -82,13 +86,15 @@ Value metaToValue(const Metadata& m) {
 
 Metadata metaFromValue(const Value& d) {
     Metadata m;
-    if (!d.isDict()) return m;
+    if (!d.isDict())
+        return m;
     auto str = [&](const char* k) {
         const Value* v = d.find(k);
         return v && v->kind == Value::Kind::String ? v->s : std::string();
     };
     const Value* steps = d.find("steps");
-    if (steps && steps->kind == Value::Kind::Int) m.steps = steps->i;
+    if (steps && steps->kind == Value::Kind::Int)
+        m.steps = steps->i;
     m.dataset = str("dataset");
     m.date = str("date");
     m.source = str("source");
@@ -97,10 +103,12 @@ Metadata metaFromValue(const Value& d) {
 }
 
 StateDict stateDictFrom(const Value& d, const std::string& where) {
-    if (!d.isDict()) fail(where + " is a " + d.kindName() + ", not a dict of tensors");
+    if (!d.isDict())
+        fail(where + " is a " + d.kindName() + ", not a dict of tensors");
     StateDict out;
     for (const auto& [k, v] : *d.pairs) {
-        if (k.kind != Value::Kind::String) fail(where + " has a key that is not a string");
+        if (k.kind != Value::Kind::String)
+            fail(where + " has a key that is not a string");
         if (v.kind != Value::Kind::Tensor)
             fail(where + " entry '" + k.s + "' is a " + v.kindName() + ", not a tensor");
         out.emplace_back(k.s, v.tensor);
@@ -113,14 +121,16 @@ bool isOurFormat(const Value& root) {
     return tag && tag->kind == Value::Kind::String && tag->s == kFormatTag;
 }
 
-}  // namespace
+} // namespace
 
 Checkpoint readCheckpoint(const std::string& path) {
     const Value root = pickle::loadFile(path);
     if (!isOurFormat(root)) {
         if (root.isDict() && root.find("embedding.weight"))
-            fail(path + " is a bare course state_dict; convert it first with: captionlens-cli "
-                        "import-cs231n " + path + " --vocab VOCAB.json -o OUT.pt");
+            fail(path +
+                 " is a bare course state_dict; convert it first with: captionlens-cli "
+                 "import-cs231n " +
+                 path + " --vocab VOCAB.json -o OUT.pt");
         fail(path + " is not a CaptionLens checkpoint (no format tag)");
     }
     const auto version = field(root, "version", Value::Kind::Int, "checkpoint").i;
@@ -130,13 +140,16 @@ Checkpoint readCheckpoint(const std::string& path) {
     Checkpoint ck;
     ck.config = configFromValue(field(root, "config", Value::Kind::Dict, "checkpoint"));
     for (const auto& w : *field(root, "vocab", Value::Kind::List, "checkpoint").items) {
-        if (w.kind != Value::Kind::String) fail(path + ": vocabulary entries must be strings");
+        if (w.kind != Value::Kind::String)
+            fail(path + ": vocabulary entries must be strings");
         ck.vocab.push_back(w.s);
     }
-    ck.stateDict = stateDictFrom(field(root, "state_dict", Value::Kind::Dict, "checkpoint"),
-                                 "state_dict");
-    if (const Value* meta = root.find("metadata")) ck.meta = metaFromValue(*meta);
-    if (const Value* ts = root.find("train_state")) ck.trainState = stateDictFrom(*ts, "train_state");
+    ck.stateDict =
+        stateDictFrom(field(root, "state_dict", Value::Kind::Dict, "checkpoint"), "state_dict");
+    if (const Value* meta = root.find("metadata"))
+        ck.meta = metaFromValue(*meta);
+    if (const Value* ts = root.find("train_state"))
+        ck.trainState = stateDictFrom(*ts, "train_state");
     if (static_cast<int64_t>(ck.vocab.size()) != ck.config.vocabSize)
         fail(path + ": the vocabulary has " + std::to_string(ck.vocab.size()) +
              " words but the config says " + std::to_string(ck.config.vocabSize));
@@ -154,15 +167,18 @@ void writeCheckpoint(const std::string& path, const Checkpoint& ck) {
     root.set("version", Value::integer(kFormatVersion));
     root.set("config", configToValue(ck.config));
     pickle::Items words;
-    for (const auto& w : ck.vocab) words.push_back(Value::string(w));
+    for (const auto& w : ck.vocab)
+        words.push_back(Value::string(w));
     root.set("vocab", Value::list(std::move(words)));
     Value sd = Value::dict();
-    for (const auto& [k, t] : ck.stateDict) sd.set(k, Value::ofTensor(t));
+    for (const auto& [k, t] : ck.stateDict)
+        sd.set(k, Value::ofTensor(t));
     root.set("state_dict", sd);
     root.set("metadata", metaToValue(ck.meta));
     if (!ck.trainState.empty()) {
         Value ts = Value::dict();
-        for (const auto& [k, t] : ck.trainState) ts.set(k, Value::ofTensor(t));
+        for (const auto& [k, t] : ck.trainState)
+            ts.set(k, Value::ofTensor(t));
         root.set("train_state", ts);
     }
     pickle::saveFile(path, root);
@@ -170,7 +186,8 @@ void writeCheckpoint(const std::string& path, const Checkpoint& ck) {
 
 StateDict readStateDict(const std::string& path) {
     const Value root = pickle::loadFile(path);
-    if (isOurFormat(root)) return stateDictFrom(*root.find("state_dict"), "state_dict");
+    if (isOurFormat(root))
+        return stateDictFrom(*root.find("state_dict"), "state_dict");
     return stateDictFrom(root, path);
 }
 
@@ -181,4 +198,4 @@ std::string isoDateNow() {
     return buf;
 }
 
-}  // namespace cl
+} // namespace cl

@@ -42,4 +42,4 @@ ModelConfig courseConfig(const StateDict& stateDict, int64_t vocabSize, int64_t 
 
 std::string isoDateNow();
 
-}  // namespace cl
+} // namespace cl

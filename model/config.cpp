@@ -6,20 +6,21 @@ namespace cl {
 
 namespace {
 void require(bool ok, const std::string& message) {
-    if (!ok) throw std::invalid_argument(message);
+    if (!ok)
+        throw std::invalid_argument(message);
 }
-}  // namespace
+} // namespace
 
 void ModelConfig::validate() const {
     require(vocabSize >= 4, "vocabulary has " + std::to_string(vocabSize) +
                                 " words; it needs at least <NULL>, <START>, <END> and one word");
     require(wordvecDim > 0 && wordvecDim % 2 == 0,
             "word vector width " + std::to_string(wordvecDim) + " must be positive and even");
-    require(numHeads > 0 && wordvecDim % numHeads == 0,
-            "head count " + std::to_string(numHeads) + " does not divide the width " +
-                std::to_string(wordvecDim));
-    require(numLayers > 0 && numLayers <= 64, "layer count " + std::to_string(numLayers) +
-                                                  " is out of range (1..64)");
+    require(numHeads > 0 && wordvecDim % numHeads == 0, "head count " + std::to_string(numHeads) +
+                                                            " does not divide the width " +
+                                                            std::to_string(wordvecDim));
+    require(numLayers > 0 && numLayers <= 64,
+            "layer count " + std::to_string(numLayers) + " is out of range (1..64)");
     require(inputDim > 0, "input width must be positive");
     require(ffnDim > 0, "feed-forward width must be positive");
     require(maxLength > 1 && maxLength <= 4096,
@@ -38,8 +39,10 @@ std::string layoutName(Layout layout) {
 }
 
 Layout layoutFromName(const std::string& name) {
-    if (name == "2021") return Layout::Course2021;
-    if (name == "2025") return Layout::Course2025;
+    if (name == "2021")
+        return Layout::Course2021;
+    if (name == "2025")
+        return Layout::Course2025;
     throw std::invalid_argument("unknown layout '" + name + "' (expected 2021 or 2025)");
 }
 
@@ -48,10 +51,12 @@ std::string memoryKindName(MemoryKind kind) {
 }
 
 MemoryKind memoryKindFromName(const std::string& name) {
-    if (name == "features") return MemoryKind::Features;
-    if (name == "image-grid") return MemoryKind::ImageGrid;
+    if (name == "features")
+        return MemoryKind::Features;
+    if (name == "image-grid")
+        return MemoryKind::ImageGrid;
     throw std::invalid_argument("unknown memory kind '" + name +
                                 "' (expected features or image-grid)");
 }
 
-}  // namespace cl
+} // namespace cl

@@ -7,24 +7,24 @@
 namespace cl {
 
 enum class Layout { Course2021, Course2025 };  // state_dict key names and FFN activation
-enum class MemoryKind { Features, ImageGrid };  // one (N, D) token, or an (N, M, D) grid
+enum class MemoryKind { Features, ImageGrid }; // one (N, D) token, or an (N, M, D) grid
 
 struct EncoderConfig {
-    int64_t imageSize = 64;   // the encoder's input side (images are resized to it)
-    int64_t grid = 8;         // output grid side: M = grid * grid memory tokens
-    int64_t channels = 64;    // width of the convolutional trunk
-    bool position2d = true;   // add the fixed 2D sinusoidal code to the grid features
+    int64_t imageSize = 64; // the encoder's input side (images are resized to it)
+    int64_t grid = 8;       // output grid side: M = grid * grid memory tokens
+    int64_t channels = 64;  // width of the convolutional trunk
+    bool position2d = true; // add the fixed 2D sinusoidal code to the grid features
 };
 
 struct ModelConfig {
     int64_t vocabSize = 0;
-    int64_t inputDim = 512;    // D: feature width (course) or encoder output width
-    int64_t wordvecDim = 256;  // W
+    int64_t inputDim = 512;   // D: feature width (course) or encoder output width
+    int64_t wordvecDim = 256; // W
     int64_t numHeads = 2;
     int64_t numLayers = 2;
     int64_t ffnDim = 2048;
-    int64_t maxLength = 30;  // positional-encoding length, also the longest decode
-    double dropout = 0.1;    // training only; inference always runs in eval mode
+    int64_t maxLength = 30; // positional-encoding length, also the longest decode
+    double dropout = 0.1;   // training only; inference always runs in eval mode
     Layout layout = Layout::Course2021;
     MemoryKind memory = MemoryKind::Features;
     EncoderConfig encoder;
@@ -39,16 +39,16 @@ struct ModelConfig {
 
 // Where a checkpoint came from; stored in our checkpoint files.
 struct Metadata {
-    int64_t steps = 0;       // training steps behind these weights
-    std::string dataset;     // e.g. "shapes" or "coco2014 (imported)"
-    std::string date;        // ISO 8601, when the file was written
-    std::string source;      // the command or file it came from
-    std::string evalJson;    // eval figures when stored (training timeline), else empty
+    int64_t steps = 0;    // training steps behind these weights
+    std::string dataset;  // e.g. "shapes" or "coco2014 (imported)"
+    std::string date;     // ISO 8601, when the file was written
+    std::string source;   // the command or file it came from
+    std::string evalJson; // eval figures when stored (training timeline), else empty
 };
 
 std::string layoutName(Layout layout);
-Layout layoutFromName(const std::string& name);  // "2021" or "2025"
+Layout layoutFromName(const std::string& name); // "2021" or "2025"
 std::string memoryKindName(MemoryKind kind);
-MemoryKind memoryKindFromName(const std::string& name);  // "features" or "image-grid"
+MemoryKind memoryKindFromName(const std::string& name); // "features" or "image-grid"
 
-}  // namespace cl
+} // namespace cl

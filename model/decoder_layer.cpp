@@ -42,9 +42,10 @@ torch::Tensor TransformerDecoderLayerImpl::forward(const torch::Tensor& x,
                                                    const torch::Tensor& memory,
                                                    const torch::Tensor& mask,
                                                    LayerAttention* weights) {
-    auto h = norm_self(x + m_dropSelf(self_attn(x, x, x, mask, weights ? &weights->self : nullptr)));
-    h = norm_cross(
-        h + m_dropCross(cross_attn(h, memory, memory, torch::Tensor(), weights ? &weights->cross : nullptr)));
+    auto h =
+        norm_self(x + m_dropSelf(self_attn(x, x, x, mask, weights ? &weights->self : nullptr)));
+    h = norm_cross(h + m_dropCross(cross_attn(h, memory, memory, torch::Tensor(),
+                                              weights ? &weights->cross : nullptr)));
     return norm_ffn(h + m_dropFfn(feedForward(h)));
 }
 
@@ -60,18 +61,20 @@ torch::Tensor TransformerDecoderLayerImpl::step(const torch::Tensor& x, KVCache&
 
 TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config) {
     layers = register_module("layers", torch::nn::ModuleList());
-    for (int64_t i = 0; i < config.numLayers; ++i) layers->push_back(TransformerDecoderLayer(config));
+    for (int64_t i = 0; i < config.numLayers; ++i)
+        layers->push_back(TransformerDecoderLayer(config));
 }
 
 torch::Tensor TransformerDecoderImpl::forward(const torch::Tensor& tgt, const torch::Tensor& memory,
                                               const torch::Tensor& mask,
                                               std::vector<LayerAttention>* weights) {
-    if (weights) weights->assign(layers->size(), {});
+    if (weights)
+        weights->assign(layers->size(), {});
     auto x = tgt;
     for (size_t i = 0; i < layers->size(); ++i)
-        x = layers->ptr<TransformerDecoderLayerImpl>(i)->forward(x, memory, mask,
-                                                                 weights ? &(*weights)[i] : nullptr);
+        x = layers->ptr<TransformerDecoderLayerImpl>(i)->forward(
+            x, memory, mask, weights ? &(*weights)[i] : nullptr);
     return x;
 }
 
-}  // namespace cl
+} // namespace cl

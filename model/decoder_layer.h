@@ -10,20 +10,20 @@ namespace cl {
 
 // The attention weights one layer produced in a forward pass.
 struct LayerAttention {
-    torch::Tensor self;   // (N, H, S, S)
-    torch::Tensor cross;  // (N, H, S, M)
+    torch::Tensor self;  // (N, H, S, S)
+    torch::Tensor cross; // (N, H, S, M)
 };
 
 // The 2025 layout's feed-forward block, registered as "ffn" with "fc1" and "fc2".
 class FeedForwardImpl : public torch::nn::Module {
-public:
+  public:
     FeedForwardImpl(int64_t width, int64_t hidden);
     torch::nn::Linear fc1{nullptr}, fc2{nullptr};
 };
 TORCH_MODULE(FeedForward);
 
 class TransformerDecoderLayerImpl : public torch::nn::Module {
-public:
+  public:
     explicit TransformerDecoderLayerImpl(const ModelConfig& config);
 
     // x (N, S, W), memory (N, M, W), mask (S, S) -> (N, S, W)
@@ -37,7 +37,7 @@ public:
     MultiHeadAttention self_attn{nullptr}, cross_attn{nullptr};
     torch::nn::LayerNorm norm_self{nullptr}, norm_cross{nullptr}, norm_ffn{nullptr};
 
-private:
+  private:
     torch::Tensor feedForward(const torch::Tensor& x);
 
     torch::nn::Linear m_fc1{nullptr}, m_fc2{nullptr};
@@ -49,15 +49,18 @@ TORCH_MODULE(TransformerDecoderLayer);
 
 // A stack of decoder layers registered as "layers.0", "layers.1", ... (no final norm).
 class TransformerDecoderImpl : public torch::nn::Module {
-public:
+  public:
     explicit TransformerDecoderImpl(const ModelConfig& config);
     // tgt (N, S, W), memory (N, M, W), mask (S, S) -> (N, S, W); one LayerAttention per layer.
     torch::Tensor forward(const torch::Tensor& tgt, const torch::Tensor& memory,
-                          const torch::Tensor& mask, std::vector<LayerAttention>* weights = nullptr);
-    TransformerDecoderLayerImpl& layer(size_t i) { return *layers->ptr<TransformerDecoderLayerImpl>(i); }
+                          const torch::Tensor& mask,
+                          std::vector<LayerAttention>* weights = nullptr);
+    TransformerDecoderLayerImpl& layer(size_t i) {
+        return *layers->ptr<TransformerDecoderLayerImpl>(i);
+    }
     size_t size() const { return layers->size(); }
     torch::nn::ModuleList layers{nullptr};
 };
 TORCH_MODULE(TransformerDecoder);
 
-}  // namespace cl
+} // namespace cl

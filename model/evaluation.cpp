@@ -15,13 +15,15 @@ using Words = std::vector<std::string>;
 Words split(const std::string& s) {
     Words w;
     std::istringstream in(s);
-    for (std::string x; in >> x;) w.push_back(x);
+    for (std::string x; in >> x;)
+        w.push_back(x);
     return w;
 }
 
 std::map<Words, int> ngrams(const Words& w, size_t n) {
     std::map<Words, int> out;
-    for (size_t i = 0; i + n <= w.size(); ++i) ++out[Words(w.begin() + i, w.begin() + i + n)];
+    for (size_t i = 0; i + n <= w.size(); ++i)
+        ++out[Words(w.begin() + i, w.begin() + i + n)];
     return out;
 }
 
@@ -46,12 +48,13 @@ std::vector<int> assign(const std::vector<Mention>& ms, const SceneSpec& spec, i
         }
     } while (std::next_permutation(perm.begin(), perm.end()));
     chosen.resize(std::min(ms.size(), chosen.size()));
-    return chosen;  // chosen[k]: object of mention k
+    return chosen; // chosen[k]: object of mention k
 }
 
 std::string generatedRelation(const Words& t) {
     for (size_t i = 0; i < t.size(); ++i) {
-        if (t[i] == "above" || t[i] == "below") return t[i];
+        if (t[i] == "above" || t[i] == "below")
+            return t[i];
         if ((t[i] == "left" || t[i] == "right") && i + 1 < t.size() && t[i + 1] == "of")
             return t[i] + " of";
     }
@@ -78,14 +81,16 @@ void scorePointing(const CaptionTrace& tr, const std::vector<Mention>& ms,
     for (size_t k = 0; k < objectOf.size(); ++k) {
         const Box box = spec.objects[objectOf[k]].box();
         for (int64_t step : {ms[k].colourStep, ms[k].shapeStep}) {
-            if (step < 0) continue;
+            if (step < 0)
+                continue;
             ++p.words;
             for (int64_t l = 0; l < tr.layers; ++l) {
                 std::vector<float> avg(static_cast<size_t>(tr.memoryTokens), 0.f);
                 for (int64_t h = 0; h < tr.heads; ++h) {
                     const auto row = tr.crossRow(l, h, step);
                     p.hits[l * tr.heads + h] += hit(row, box);
-                    for (size_t j = 0; j < row.size(); ++j) avg[j] += row[j];
+                    for (size_t j = 0; j < row.size(); ++j)
+                        avg[j] += row[j];
                 }
                 p.avgHits[l] += hit(avg, box);
             }
@@ -93,13 +98,15 @@ void scorePointing(const CaptionTrace& tr, const std::vector<Mention>& ms,
     }
 }
 
-}  // namespace
+} // namespace
 
 std::vector<Mention> parseMentions(const Words& t) {
     std::vector<Mention> out;
     for (size_t i = 0; i + 3 < t.size() + 0 && i < t.size(); ++i) {
-        if (t[i] != "a") continue;
-        Mention m{t[i + 1], t[i + 2], t[i + 3], static_cast<int64_t>(i + 2), static_cast<int64_t>(i + 3)};
+        if (t[i] != "a")
+            continue;
+        Mention m{t[i + 1], t[i + 2], t[i + 3], static_cast<int64_t>(i + 2),
+                  static_cast<int64_t>(i + 3)};
         out.push_back(m);
     }
     return out;
@@ -112,13 +119,15 @@ double corpusBleu4(const std::vector<Words>& cands, const std::vector<std::vecto
         for (size_t i = 0; i < cands.size(); ++i) {
             std::map<Words, int> maxRef;
             for (const auto& r : refs[i])
-                for (const auto& [g, c] : ngrams(r, n)) maxRef[g] = std::max(maxRef[g], c);
+                for (const auto& [g, c] : ngrams(r, n))
+                    maxRef[g] = std::max(maxRef[g], c);
             for (const auto& [g, c] : ngrams(cands[i], n)) {
                 clipped += std::min(c, maxRef[g]);
                 total += c;
             }
         }
-        if (clipped == 0 || total == 0) return 0.0;
+        if (clipped == 0 || total == 0)
+            return 0.0;
         logSum += std::log(double(clipped) / total) / 4;
     }
     int64_t c = 0, r = 0;
@@ -128,7 +137,8 @@ double corpusBleu4(const std::vector<Words>& cands, const std::vector<std::vecto
         for (const auto& ref : refs[i]) {
             const auto d = std::abs(long(ref.size()) - long(cands[i].size()));
             const auto bd = std::abs(long(best) - long(cands[i].size()));
-            if (d < bd || (d == bd && ref.size() < best)) best = ref.size();
+            if (d < bd || (d == bd && ref.size() < best))
+                best = ref.size();
         }
         r += static_cast<int64_t>(best);
     }
@@ -163,8 +173,10 @@ EvalResult evaluate(const Captioner& model, const EvalOptions& o) {
             const Words words = traces[i].words();
             cands.push_back(words);
             refs.emplace_back();
-            for (const auto& c : s.captions) refs.back().push_back(split(c));
-            exact += std::find(s.captions.begin(), s.captions.end(), traces[i].text()) != s.captions.end();
+            for (const auto& c : s.captions)
+                refs.back().push_back(split(c));
+            exact += std::find(s.captions.begin(), s.captions.end(), traces[i].text()) !=
+                     s.captions.end();
             const auto ms = parseMentions(words);
             int score = 0;
             const auto objectOf = assign(ms, s.spec, &score);
@@ -176,7 +188,8 @@ EvalResult evaluate(const Captioner& model, const EvalOptions& o) {
                            generatedRelation(words) ==
                                relation(s.spec.objects[objectOf[0]], s.spec.objects[objectOf[1]]);
             }
-            if (traces[i].gridSide > 0) scorePointing(traces[i], ms, objectOf, s.spec, o.tolerance, p);
+            if (traces[i].gridSide > 0)
+                scorePointing(traces[i], ms, objectOf, s.spec, o.tolerance, p);
         }
     }
     res.scenes = o.scenes;
@@ -189,11 +202,12 @@ EvalResult evaluate(const Captioner& model, const EvalOptions& o) {
         res.pointing.push_back(double(p.hits[i]) / std::max<int64_t>(1, p.words));
         if (res.pointing.back() > res.pointingBest) {
             res.pointingBest = res.pointing.back();
-            res.pointingBestName = "layer " + std::to_string(i / res.heads) + " head " +
-                                   std::to_string(i % res.heads);
+            res.pointingBestName =
+                "layer " + std::to_string(i / res.heads) + " head " + std::to_string(i % res.heads);
         }
     }
-    for (auto h : p.avgHits) res.pointingAverage.push_back(double(h) / std::max<int64_t>(1, p.words));
+    for (auto h : p.avgHits)
+        res.pointingAverage.push_back(double(h) / std::max<int64_t>(1, p.words));
     return res;
 }
 
@@ -202,17 +216,19 @@ std::string EvalResult::toJson() const {
     j.precision(6);
     auto list = [&](const std::vector<double>& v) {
         std::string s = "[";
-        for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+        for (size_t i = 0; i < v.size(); ++i)
+            s += (i ? ", " : "") + std::to_string(v[i]);
         return s + "]";
     };
-    j << "{\"scenes\": " << scenes << ", \"exact_match\": " << exactMatch << ", \"bleu4\": " << bleu4
-      << ", \"attribute_accuracy\": " << attributeAccuracy << ", \"relation_accuracy\": "
-      << relationAccuracy << ", \"relation_scenes\": " << relationScenes
-      << ", \"pointing_words\": " << pointingWords << ", \"pointing_per_head\": " << list(pointing)
-      << ", \"pointing_head_average\": " << list(pointingAverage) << ", \"pointing_best\": "
-      << pointingBest << ", \"pointing_best_head\": \"" << pointingBestName << "\", \"layers\": "
-      << layers << ", \"heads\": " << heads << "}";
+    j << "{\"scenes\": " << scenes << ", \"exact_match\": " << exactMatch
+      << ", \"bleu4\": " << bleu4 << ", \"attribute_accuracy\": " << attributeAccuracy
+      << ", \"relation_accuracy\": " << relationAccuracy
+      << ", \"relation_scenes\": " << relationScenes << ", \"pointing_words\": " << pointingWords
+      << ", \"pointing_per_head\": " << list(pointing)
+      << ", \"pointing_head_average\": " << list(pointingAverage)
+      << ", \"pointing_best\": " << pointingBest << ", \"pointing_best_head\": \""
+      << pointingBestName << "\", \"layers\": " << layers << ", \"heads\": " << heads << "}";
     return j.str();
 }
 
-}  // namespace cl
+} // namespace cl

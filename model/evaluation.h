@@ -14,17 +14,17 @@ struct EvalOptions {
     int64_t scenes = 1000;
     uint64_t firstSeed = 0;
     int64_t batch = 50;
-    double tolerance = 15.0;  // pixels around the box that still count (Zhang et al. 2016: 15 px)
+    double tolerance = 15.0; // pixels around the box that still count (Zhang et al. 2016: 15 px)
 };
 
 struct EvalResult {
     int64_t scenes = 0, layers = 0, heads = 0;
     double exactMatch = 0, bleu4 = 0, attributeAccuracy = 0, relationAccuracy = 0;
     int64_t relationScenes = 0, pointingWords = 0;
-    std::vector<double> pointing;         // [layer * heads + head]
-    std::vector<double> pointingAverage;  // [layer]: the head-averaged map
+    std::vector<double> pointing;        // [layer * heads + head]
+    std::vector<double> pointingAverage; // [layer]: the head-averaged map
     double pointingBest = 0;
-    std::string pointingBestName;  // e.g. "layer 1 head 2"
+    std::string pointingBestName; // e.g. "layer 1 head 2"
     std::string toJson() const;
 };
 
@@ -42,4 +42,4 @@ struct Mention {
 };
 std::vector<Mention> parseMentions(const std::vector<std::string>& tokens);
 
-}  // namespace cl
+} // namespace cl

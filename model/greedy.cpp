@@ -8,19 +8,19 @@ namespace {
 
 // What one step of either decoder produces for the whole batch.
 struct StepOutput {
-    torch::Tensor logits;  // (N, V)
-    torch::Tensor self;    // (N, L, H, t + 1)
-    torch::Tensor cross;   // (N, L, H, M)
+    torch::Tensor logits; // (N, V)
+    torch::Tensor self;   // (N, L, H, t + 1)
+    torch::Tensor cross;  // (N, L, H, M)
 };
 
 class StepSource {
-public:
+  public:
     virtual ~StepSource() = default;
-    virtual StepOutput next(const torch::Tensor& tokens) = 0;  // tokens (N, 1): fed at step t
+    virtual StepOutput next(const torch::Tensor& tokens) = 0; // tokens (N, 1): fed at step t
 };
 
 class CachedSource final : public StepSource {
-public:
+  public:
     CachedSource(CaptioningTransformerImpl& model, const torch::Tensor& memory, int64_t steps)
         : m_model(model) {
         const auto& c = model.config();
@@ -28,47 +28,47 @@ public:
             auto& layer = model.transformer->layer(l);
             m_cross.push_back(layer.cross_attn->project(memory, memory));
             KVCache self;
-            self.k = torch::zeros({memory.size(0), c.numHeads, steps, c.headDim()},
-                                  memory.options());
+            self.k =
+                torch::zeros({memory.size(0), c.numHeads, steps, c.headDim()}, memory.options());
             self.v = torch::zeros_like(self.k);
             m_self.push_back(std::move(self));
         }
     }
     StepOutput next(const torch::Tensor& tokens) override {
-        auto x = m_model.positional_encoding(m_model.embedding(tokens), m_t++);  // (N, 1, W)
+        auto x = m_model.positional_encoding(m_model.embedding(tokens), m_t++); // (N, 1, W)
         std::vector<torch::Tensor> self, cross;
         for (size_t l = 0; l < m_self.size(); ++l) {
             LayerAttention w;
             x = m_model.transformer->layer(l).step(x, m_self[l], m_cross[l], &w);
-            self.push_back(w.self.squeeze(2));    // (N, H, t + 1)
-            cross.push_back(w.cross.squeeze(2));  // (N, H, M)
+            self.push_back(w.self.squeeze(2));   // (N, H, t + 1)
+            cross.push_back(w.cross.squeeze(2)); // (N, H, M)
         }
         return {m_model.output(x).squeeze(1), torch::stack(self, 1), torch::stack(cross, 1)};
     }
 
-private:
+  private:
     CaptioningTransformerImpl& m_model;
     std::vector<KVCache> m_self, m_cross;
     int64_t m_t = 0;
 };
 
 class FullRerunSource final : public StepSource {
-public:
+  public:
     FullRerunSource(CaptioningTransformerImpl& model, const torch::Tensor& memory)
         : m_model(model), m_memory(memory) {}
     StepOutput next(const torch::Tensor& tokens) override {
         m_prefix = m_prefix.defined() ? torch::cat({m_prefix, tokens}, 1) : tokens;
         std::vector<LayerAttention> w;
-        auto scores = m_model.decode(m_memory, m_prefix, &w);  // (N, T, V)
+        auto scores = m_model.decode(m_memory, m_prefix, &w); // (N, T, V)
         std::vector<torch::Tensor> self, cross;
         for (const auto& lw : w) {
-            self.push_back(lw.self.select(2, -1));    // last query row (N, H, T)
-            cross.push_back(lw.cross.select(2, -1));  // (N, H, M)
+            self.push_back(lw.self.select(2, -1));   // last query row (N, H, T)
+            cross.push_back(lw.cross.select(2, -1)); // (N, H, M)
         }
         return {scores.select(1, -1), torch::stack(self, 1), torch::stack(cross, 1)};
     }
 
-private:
+  private:
     CaptioningTransformerImpl& m_model;
     torch::Tensor m_memory, m_prefix;
 };
@@ -85,7 +85,8 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
     const int64_t n = memory.size(0), steps = decodeSteps(model, opt);
     const int64_t k = std::min<int64_t>(std::max<int64_t>(opt.topK, 1), c.vocabSize);
     for (auto id : opt.forcedPrefix)
-        if (id < 0 || id >= c.vocabSize) throw std::invalid_argument("forced token id out of range");
+        if (id < 0 || id >= c.vocabSize)
+            throw std::invalid_argument("forced token id out of range");
     std::vector<CaptionTrace> traces(static_cast<size_t>(n));
     for (auto& tr : traces) {
         tr.layers = c.numLayers;
@@ -94,22 +95,26 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
         tr.gridSide = c.memory == MemoryKind::ImageGrid ? c.encoder.grid : 0;
     }
     std::vector<bool> done(static_cast<size_t>(n), false);
-    auto tokens = torch::full({n, 1}, vocab.startId(), torch::dtype(torch::kLong).device(memory.device()));
+    auto tokens =
+        torch::full({n, 1}, vocab.startId(), torch::dtype(torch::kLong).device(memory.device()));
     for (int64_t t = 0; t < steps; ++t) {
         auto out = source.next(tokens);
-        auto probs = torch::softmax(out.logits.to(torch::kFloat), -1);  // (N, V)
-        auto chosen = out.logits.argmax(-1);                            // (N)
-        if (t < static_cast<int64_t>(opt.forcedPrefix.size())) chosen.fill_(opt.forcedPrefix[t]);
+        auto probs = torch::softmax(out.logits.to(torch::kFloat), -1); // (N, V)
+        auto chosen = out.logits.argmax(-1);                           // (N)
+        if (t < static_cast<int64_t>(opt.forcedPrefix.size()))
+            chosen.fill_(opt.forcedPrefix[t]);
         auto top = probs.topk(k, -1);
         auto chosenCpu = chosen.to(torch::kCPU);
         auto chosenProb = toVector(probs.gather(1, chosen.unsqueeze(1)));
         auto topP = toVector(std::get<0>(top));
         auto topI = std::get<1>(top).to(torch::kCPU).contiguous();
-        auto self = out.self.to(torch::kCPU).contiguous(), cross = out.cross.to(torch::kCPU).contiguous();
+        auto self = out.self.to(torch::kCPU).contiguous(),
+             cross = out.cross.to(torch::kCPU).contiguous();
         auto logits = opt.keepLogits ? out.logits.to(torch::kCPU).contiguous() : torch::Tensor();
         bool allDone = true;
         for (int64_t b = 0; b < n; ++b) {
-            if (done[b]) continue;
+            if (done[b])
+                continue;
             DecodeStep s;
             s.id = chosenCpu[b].item<int64_t>();
             s.token = vocab.word(s.id);
@@ -121,21 +126,24 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
             }
             s.selfAttn = toVector(self[b]);
             s.crossAttn = toVector(cross[b]);
-            if (logits.defined()) s.logits = toVector(logits[b]);
+            if (logits.defined())
+                s.logits = toVector(logits[b]);
             traces[b].steps.push_back(std::move(s));
             done[b] = opt.stopAtEnd && traces[b].steps.back().id == vocab.endId();
             allDone = allDone && done[b];
         }
-        if (allDone) break;
+        if (allDone)
+            break;
         tokens = chosen.view({n, 1});
     }
     return traces;
 }
 
-}  // namespace
+} // namespace
 
 int64_t decodeSteps(const CaptioningTransformerImpl& model, const DecodeOptions& options) {
-    if (options.maxLength < 1) throw std::invalid_argument("max length must be at least 1");
+    if (options.maxLength < 1)
+        throw std::invalid_argument("max length must be at least 1");
     return std::min(options.maxLength, model.positional_encoding->maxLength());
 }
 
@@ -156,4 +164,4 @@ std::vector<CaptionTrace> greedyDecodeFullRerun(CaptioningTransformerImpl& model
     return run(source, model, memory, vocab, options);
 }
 
-}  // namespace cl
+} // namespace cl

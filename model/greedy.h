@@ -21,4 +21,4 @@ std::vector<CaptionTrace> greedyDecodeFullRerun(CaptioningTransformerImpl& model
 // The most steps a decode may take: the options' length capped by the positional table.
 int64_t decodeSteps(const CaptioningTransformerImpl& model, const DecodeOptions& options);
 
-}  // namespace cl
+} // namespace cl

@@ -9,11 +9,11 @@ torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride) 
     return torch::nn::Conv2d(
         torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding(kernel / 2));
 }
-}  // namespace
+} // namespace
 
 torch::Tensor positionCode2d(int64_t grid, int64_t width) {
     const auto half = width / 2;
-    auto table = sinusoidalTable(grid, half);  // (grid, D/2)
+    auto table = sinusoidalTable(grid, half); // (grid, D/2)
     auto rows = table.unsqueeze(1).expand({grid, grid, half});
     auto cols = table.unsqueeze(0).expand({grid, grid, half});
     return torch::cat({rows, cols}, -1).reshape({grid * grid, width});
@@ -24,7 +24,7 @@ torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
     auto x = torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8)
                  .permute({2, 0, 1})
                  .unsqueeze(0)
-                 .to(torch::kFloat);  // (1, 3, H, W)
+                 .to(torch::kFloat); // (1, 3, H, W)
     if (height >= side && width >= side) {
         x = torch::adaptive_avg_pool2d(x, {side, side});
     } else {
@@ -58,11 +58,13 @@ ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
 
 torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images) {
     auto x = torch::relu(stem(images));
-    for (const auto& layer : *down) x = torch::relu(layer->as<torch::nn::Conv2d>()->forward(x));
-    x = out(torch::relu(mix(x)));                 // (N, D, g, g)
-    x = x.flatten(2).transpose(1, 2);             // (N, g*g, D)
-    if (m_usePosition && m_positionOn) x = x + pos2d;
+    for (const auto& layer : *down)
+        x = torch::relu(layer->as<torch::nn::Conv2d>()->forward(x));
+    x = out(torch::relu(mix(x)));     // (N, D, g, g)
+    x = x.flatten(2).transpose(1, 2); // (N, g*g, D)
+    if (m_usePosition && m_positionOn)
+        x = x + pos2d;
     return x;
 }
 
-}  // namespace cl
+} // namespace cl

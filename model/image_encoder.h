@@ -1,6 +1,6 @@
 #pragma once
-// Our image encoder (not in the course): a small CNN whose output is a grid of feature tokens with a
-// fixed 2D sinusoidal position code, so the seed decoder's cross-attention becomes spatial.
+// Our image encoder (not in the course): a small CNN whose output is a grid of feature tokens with
+// a fixed 2D sinusoidal position code, so the seed decoder's cross-attention becomes spatial.
 #include "config.h"
 
 #include <torch/torch.h>
@@ -16,7 +16,7 @@ torch::Tensor positionCode2d(int64_t grid, int64_t width);
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side);
 
 class ImageEncoderImpl : public torch::nn::Module {
-public:
+  public:
     ImageEncoderImpl(const EncoderConfig& config, int64_t outDim);
 
     // images (N, 3, S, S) -> features (N, grid*grid, D)
@@ -28,10 +28,10 @@ public:
     torch::nn::ModuleList down{nullptr};
     torch::Tensor pos2d;
 
-private:
+  private:
     bool m_positionOn = true;
     bool m_usePosition;
 };
 TORCH_MODULE(ImageEncoder);
 
-}  // namespace cl
+} // namespace cl

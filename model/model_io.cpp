@@ -7,16 +7,22 @@ namespace cl {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
-std::string shapeText(c10::IntArrayRef s) { return c10::str(s); }
+std::string shapeText(c10::IntArrayRef s) {
+    return c10::str(s);
+}
 
-}  // namespace
+} // namespace
 
 StateDict stateDictOf(const torch::nn::Module& model) {
     StateDict out;
-    for (const auto& p : model.named_parameters()) out.emplace_back(p.key(), p.value());
-    for (const auto& b : model.named_buffers()) out.emplace_back(b.key(), b.value());
+    for (const auto& p : model.named_parameters())
+        out.emplace_back(p.key(), p.value());
+    for (const auto& b : model.named_buffers())
+        out.emplace_back(b.key(), b.value());
     return out;
 }
 
@@ -33,7 +39,8 @@ std::vector<std::string> loadStateDict(torch::nn::Module& model, const StateDict
             fail("checkpoint key " + name + " holds " + c10::toString(src.scalar_type()) +
                  " values, not floating point");
         // Some saved files keep the positional table as (max_len, W) instead of (1, max_len, W).
-        if (src.dim() + 1 == target.dim() && target.size(0) == 1) src = src.unsqueeze(0);
+        if (src.dim() + 1 == target.dim() && target.size(0) == 1)
+            src = src.unsqueeze(0);
         if (src.sizes() != target.sizes())
             fail("checkpoint key " + name + " has shape " + shapeText(src.sizes()) +
                  " but the model expects " + shapeText(target.sizes()));
@@ -52,9 +59,10 @@ CaptioningTransformer buildModel(const Checkpoint& ck, int64_t nullId,
                                  std::vector<std::string>* warnings) {
     CaptioningTransformer model(ck.config, nullId);
     auto w = loadStateDict(*model, ck.stateDict);
-    if (warnings) *warnings = std::move(w);
+    if (warnings)
+        *warnings = std::move(w);
     model->eval();
     return model;
 }
 
-}  // namespace cl
+} // namespace cl

@@ -15,4 +15,4 @@ StateDict stateDictOf(const torch::nn::Module& model);
 CaptioningTransformer buildModel(const Checkpoint& checkpoint, int64_t nullId,
                                  std::vector<std::string>* warnings = nullptr);
 
-}  // namespace cl
+} // namespace cl

@@ -10,7 +10,9 @@ namespace cl {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 struct Header {
     std::string descr;
@@ -32,7 +34,8 @@ Header parseHeader(const std::string& text) {
     std::stringstream dims(m[1].str());
     for (std::string part; std::getline(dims, part, ',');) {
         part = std::regex_replace(part, std::regex(R"(\s+)"), "");
-        if (part.empty()) continue;
+        if (part.empty())
+            continue;
         if (part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
             fail("npy shape entry '" + part + "' is not a dimension");
         h.shape.push_back(std::stoll(part));
@@ -40,7 +43,7 @@ Header parseHeader(const std::string& text) {
     return h;
 }
 
-}  // namespace
+} // namespace
 
 NpyMatrix parseNpy(const std::string& bytes) {
     if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
@@ -51,7 +54,8 @@ NpyMatrix parseNpy(const std::string& bytes) {
         headerLen = static_cast<uint8_t>(bytes[8]) | (static_cast<uint8_t>(bytes[9]) << 8);
         offset = 10;
     } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12) fail("npy header is truncated");
+        if (bytes.size() < 12)
+            fail("npy header is truncated");
         uint32_t len;
         std::memcpy(&len, bytes.data() + 8, 4);
         headerLen = len;
@@ -59,19 +63,25 @@ NpyMatrix parseNpy(const std::string& bytes) {
     } else {
         fail("npy version " + std::to_string(major) + " is not supported");
     }
-    if (headerLen > 65536 || offset + headerLen > bytes.size()) fail("npy header is truncated");
+    if (headerLen > 65536 || offset + headerLen > bytes.size())
+        fail("npy header is truncated");
     const Header h = parseHeader(bytes.substr(offset, headerLen));
     offset += headerLen;
     size_t item = 0;
-    if (h.descr == "<f4" || h.descr == "|f4") item = 4;
-    else if (h.descr == "<f8" || h.descr == "|f8") item = 8;
-    else fail("npy dtype '" + h.descr + "' is not supported (float32 or float64, little-endian)");
+    if (h.descr == "<f4" || h.descr == "|f4")
+        item = 4;
+    else if (h.descr == "<f8" || h.descr == "|f8")
+        item = 8;
+    else
+        fail("npy dtype '" + h.descr + "' is not supported (float32 or float64, little-endian)");
     if (h.shape.empty() || h.shape.size() > 2)
-        fail("npy array has " + std::to_string(h.shape.size()) + " dimensions; expected (D,) or (N, D)");
+        fail("npy array has " + std::to_string(h.shape.size()) +
+             " dimensions; expected (D,) or (N, D)");
     NpyMatrix out;
     out.rows = h.shape.size() == 2 ? h.shape[0] : 1;
     out.cols = h.shape.back();
-    if (out.rows <= 0 || out.cols <= 0) fail("npy array is empty");
+    if (out.rows <= 0 || out.cols <= 0)
+        fail("npy array is empty");
     const size_t count = static_cast<size_t>(out.rows) * static_cast<size_t>(out.cols);
     if (count / static_cast<size_t>(out.rows) != static_cast<size_t>(out.cols) ||
         count > (bytes.size() - offset) / item)
@@ -98,7 +108,8 @@ NpyMatrix parseNpy(const std::string& bytes) {
 
 NpyMatrix readNpy(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot open " + path + ": no such file");
+    if (!in)
+        fail("cannot open " + path + ": no such file");
     std::ostringstream buf;
     buf << in.rdbuf();
     try {
@@ -108,4 +119,4 @@ NpyMatrix readNpy(const std::string& path) {
     }
 }
 
-}  // namespace cl
+} // namespace cl

@@ -8,11 +8,11 @@
 namespace cl {
 
 struct NpyMatrix {
-    int64_t rows = 0, cols = 0;  // (D,) reads as one row
-    std::vector<float> data;     // row-major
+    int64_t rows = 0, cols = 0; // (D,) reads as one row
+    std::vector<float> data;    // row-major
 };
 
 NpyMatrix readNpy(const std::string& path);
-NpyMatrix parseNpy(const std::string& bytes);  // the same from memory (tests, fuzzing)
+NpyMatrix parseNpy(const std::string& bytes); // the same from memory (tests, fuzzing)
 
-}  // namespace cl
+} // namespace cl

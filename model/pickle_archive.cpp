@@ -6,11 +6,11 @@
 
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace cl::pickle {
 
@@ -18,29 +18,37 @@ namespace {
 
 constexpr int64_t kMaxFileBytes = int64_t(4) << 30;
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 std::string readWholeFile(const std::string& path) {
     struct stat st {};
-    if (stat(path.c_str(), &st) != 0) fail("cannot open " + path + ": no such file");
-    if (!S_ISREG(st.st_mode)) fail(path + " is not a regular file");
-    if (st.st_size > kMaxFileBytes) fail(path + " is larger than 4 GiB");
+    if (stat(path.c_str(), &st) != 0)
+        fail("cannot open " + path + ": no such file");
+    if (!S_ISREG(st.st_mode))
+        fail(path + " is not a regular file");
+    if (st.st_size > kMaxFileBytes)
+        fail(path + " is larger than 4 GiB");
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot open " + path + " for reading");
+    if (!in)
+        fail("cannot open " + path + " for reading");
     std::string bytes(static_cast<size_t>(st.st_size), '\0');
     in.read(bytes.data(), st.st_size);
-    if (in.gcount() != st.st_size) fail("could not read all of " + path);
+    if (in.gcount() != st.st_size)
+        fail("could not read all of " + path);
     return bytes;
 }
 
 std::string describeNonZip(const std::string& bytes) {
-    if (bytes.empty()) return "the file is empty";
+    if (bytes.empty())
+        return "the file is empty";
     if (bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x80)
         return "it is a legacy (pre-1.6) torch.save file; re-save it with a current PyTorch";
     return "it is not a PyTorch zip checkpoint";
 }
 
-}  // namespace
+} // namespace
 
 Value loadFile(const std::string& path) {
     const std::string bytes = readWholeFile(path);
@@ -53,7 +61,8 @@ Value loadFile(const std::string& path) {
     } catch (const c10::Error& e) {
         fail("cannot read " + path + ": damaged zip archive (" + e.what_without_backtrace() + ")");
     }
-    if (!zip->hasRecord("data.pkl")) fail("cannot read " + path + ": the archive has no data.pkl");
+    if (!zip->hasRecord("data.pkl"))
+        fail("cannot read " + path + ": the archive has no data.pkl");
     if (zip->hasRecord("byteorder")) {
         auto [data, size] = zip->getRecord("byteorder");
         if (std::string(static_cast<const char*>(data.get()), size) != "little")
@@ -66,7 +75,8 @@ Value loadFile(const std::string& path) {
         if (numel > fileSize || want > fileSize)
             fail("storage " + key + " declares " + std::to_string(numel) +
                  " elements, more than the file holds");
-        if (!zip->hasRecord(record)) fail("the archive lacks the storage record " + record);
+        if (!zip->hasRecord(record))
+            fail("the archive lacks the storage record " + record);
         auto [data, size] = zip->getRecord(record);
         if (static_cast<int64_t>(size) < want)
             fail("storage " + key + " holds " + std::to_string(size) + " bytes but " +
@@ -90,7 +100,8 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail("cannot write " + tmp);
+        if (!out)
+            fail("cannot write " + tmp);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         out.flush();
         if (!out) {
@@ -124,4 +135,4 @@ void saveFile(const std::string& path, const Value& root) {
     writeFileAtomically(path, zipped);
 }
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

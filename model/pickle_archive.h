@@ -16,4 +16,4 @@ void saveFile(const std::string& path, const Value& root);
 // leaves a half-written file in place of a good one.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

@@ -16,7 +16,9 @@ constexpr size_t kMaxStack = 1 << 20;
 constexpr size_t kMaxMemo = 1 << 20;
 constexpr int kMaxDepth = 64;
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 // Breaks nested containers apart without recursion, so a deeply nested (or cyclic) pickle cannot
 // overflow the stack in destructors.
@@ -27,7 +29,8 @@ void dismantle(std::vector<Value>& values) {
         Value v = std::move(work.back());
         work.pop_back();
         if (v.items && v.items.use_count() == 1) {
-            for (auto& child : *v.items) work.push_back(std::move(child));
+            for (auto& child : *v.items)
+                work.push_back(std::move(child));
             v.items->clear();
         }
         if (v.pairs && v.pairs.use_count() == 1) {
@@ -47,9 +50,11 @@ int depthOf(const Value& root) {
     while (!work.empty()) {
         auto [v, d] = work.back();
         work.pop_back();
-        if (d > kMaxDepth) return d;
+        if (d > kMaxDepth)
+            return d;
         if (v->items)
-            for (const auto& c : *v->items) work.emplace_back(&c, d + 1);
+            for (const auto& c : *v->items)
+                work.emplace_back(&c, d + 1);
         if (v->pairs)
             for (const auto& [k, c] : *v->pairs) {
                 work.emplace_back(&k, d + 1);
@@ -60,18 +65,19 @@ int depthOf(const Value& root) {
 }
 
 class Unpickler {
-public:
+  public:
     Unpickler(const std::string& data, const StorageLoader& loader)
         : m_data(data), m_loader(loader) {}
     ~Unpickler() {
-        for (auto& [k, v] : m_memo) m_stack.push_back(std::move(v));
+        for (auto& [k, v] : m_memo)
+            m_stack.push_back(std::move(v));
         m_memo.clear();
         dismantle(m_stack);
     }
 
     Value run();
 
-private:
+  private:
     void step(uint8_t op);
     const char* take(size_t n);
     template <typename T> T read() {
@@ -119,12 +125,14 @@ Value Unpickler::pop() {
 }
 
 Value& Unpickler::top() {
-    if (m_stack.empty()) fail("pickle stack underflow at byte " + std::to_string(m_opcodeAt));
+    if (m_stack.empty())
+        fail("pickle stack underflow at byte " + std::to_string(m_opcodeAt));
     return m_stack.back();
 }
 
 Items Unpickler::popToMark() {
-    if (m_marks.empty()) fail("pickle has no MARK at byte " + std::to_string(m_opcodeAt));
+    if (m_marks.empty())
+        fail("pickle has no MARK at byte " + std::to_string(m_opcodeAt));
     const size_t mark = m_marks.back();
     m_marks.pop_back();
     Items items(std::make_move_iterator(m_stack.begin() + static_cast<long>(mark)),
@@ -135,7 +143,8 @@ Items Unpickler::popToMark() {
 
 void Unpickler::pushGlobal(const std::string& module, const std::string& name) {
     const std::string full = module + "." + name;
-    if (!isAllowedGlobal(full)) fail("refusing to load: the file references " + full);
+    if (!isAllowedGlobal(full))
+        fail("refusing to load: the file references " + full);
     Value g;
     g.kind = Value::Kind::Global;
     g.s = full;
@@ -161,9 +170,11 @@ void Unpickler::build() {
 }
 
 void Unpickler::setItems(Items&& kv) {
-    if (kv.size() % 2) fail("pickle SETITEMS with an odd number of values");
+    if (kv.size() % 2)
+        fail("pickle SETITEMS with an odd number of values");
     Value& d = top();
-    if (d.kind != Value::Kind::Dict) fail("pickle SETITEMS on a " + d.kindName());
+    if (d.kind != Value::Kind::Dict)
+        fail("pickle SETITEMS on a " + d.kindName());
     for (size_t i = 0; i < kv.size(); i += 2) {
         auto& pairs = *d.pairs;
         auto same = [&](const std::pair<Value, Value>& p) {
@@ -171,89 +182,150 @@ void Unpickler::setItems(Items&& kv) {
                    p.first.s == kv[i].s;
         };
         auto it = std::find_if(pairs.begin(), pairs.end(), same);
-        if (it != pairs.end()) it->second = std::move(kv[i + 1]);
-        else pairs.emplace_back(std::move(kv[i]), std::move(kv[i + 1]));
+        if (it != pairs.end())
+            it->second = std::move(kv[i + 1]);
+        else
+            pairs.emplace_back(std::move(kv[i]), std::move(kv[i + 1]));
     }
 }
 
 void Unpickler::append(Items&& values) {
     Value& l = top();
-    if (l.kind != Value::Kind::List) fail("pickle APPEND on a " + l.kindName());
-    for (auto& v : values) l.items->push_back(std::move(v));
+    if (l.kind != Value::Kind::List)
+        fail("pickle APPEND on a " + l.kindName());
+    for (auto& v : values)
+        l.items->push_back(std::move(v));
 }
 
 void Unpickler::memoPut(uint32_t key) {
-    if (m_memo.size() >= kMaxMemo) fail("pickle memo exceeds " + std::to_string(kMaxMemo));
+    if (m_memo.size() >= kMaxMemo)
+        fail("pickle memo exceeds " + std::to_string(kMaxMemo));
     m_memo[key] = top();
 }
 
 void Unpickler::memoGet(uint32_t key) {
     auto it = m_memo.find(key);
-    if (it == m_memo.end()) fail("pickle refers to memo entry " + std::to_string(key) +
-                                 " that was never stored");
+    if (it == m_memo.end())
+        fail("pickle refers to memo entry " + std::to_string(key) + " that was never stored");
     m_stack.push_back(it->second);
 }
 
 void Unpickler::step(uint8_t op) {
     switch (op) {
-    case 0x80: take(1); break;  // PROTO
-    case 0x95: take(8); break;  // FRAME
-    case '(': m_marks.push_back(m_stack.size()); break;
-    case '.': m_stopped = true; break;
-    case 'N': m_stack.push_back(Value::none()); break;
-    case 0x88: m_stack.push_back(Value::boolean(true)); break;
-    case 0x89: m_stack.push_back(Value::boolean(false)); break;
-    case 'J': m_stack.push_back(Value::integer(read<int32_t>())); break;
-    case 'K': m_stack.push_back(Value::integer(read<uint8_t>())); break;
-    case 'M': m_stack.push_back(Value::integer(read<uint16_t>())); break;
-    case 0x8a: {  // LONG1: little-endian two's complement of n bytes
+    case 0x80:
+        take(1);
+        break; // PROTO
+    case 0x95:
+        take(8);
+        break; // FRAME
+    case '(':
+        m_marks.push_back(m_stack.size());
+        break;
+    case '.':
+        m_stopped = true;
+        break;
+    case 'N':
+        m_stack.push_back(Value::none());
+        break;
+    case 0x88:
+        m_stack.push_back(Value::boolean(true));
+        break;
+    case 0x89:
+        m_stack.push_back(Value::boolean(false));
+        break;
+    case 'J':
+        m_stack.push_back(Value::integer(read<int32_t>()));
+        break;
+    case 'K':
+        m_stack.push_back(Value::integer(read<uint8_t>()));
+        break;
+    case 'M':
+        m_stack.push_back(Value::integer(read<uint16_t>()));
+        break;
+    case 0x8a: { // LONG1: little-endian two's complement of n bytes
         const auto n = read<uint8_t>();
-        if (n > 8) fail("pickle integer of " + std::to_string(n) + " bytes is too large");
+        if (n > 8)
+            fail("pickle integer of " + std::to_string(n) + " bytes is too large");
         const char* p = take(n);
         uint64_t v = 0;
-        for (int k = n - 1; k >= 0; --k) v = (v << 8) | static_cast<uint8_t>(p[k]);
-        if (n > 0 && n < 8 && (static_cast<uint8_t>(p[n - 1]) & 0x80)) v |= ~0ULL << (8 * n);
+        for (int k = n - 1; k >= 0; --k)
+            v = (v << 8) | static_cast<uint8_t>(p[k]);
+        if (n > 0 && n < 8 && (static_cast<uint8_t>(p[n - 1]) & 0x80))
+            v |= ~0ULL << (8 * n);
         m_stack.push_back(Value::integer(static_cast<int64_t>(v)));
         break;
     }
-    case 'G': {  // BINFLOAT, big-endian
+    case 'G': { // BINFLOAT, big-endian
         const char* p = take(8);
         uint64_t bits = 0;
-        for (int k = 0; k < 8; ++k) bits = (bits << 8) | static_cast<uint8_t>(p[k]);
+        for (int k = 0; k < 8; ++k)
+            bits = (bits << 8) | static_cast<uint8_t>(p[k]);
         double d;
         std::memcpy(&d, &bits, 8);
         m_stack.push_back(Value::real(d));
         break;
     }
-    case 'X': case 'B': {  // BINUNICODE, BINBYTES
+    case 'X':
+    case 'B': { // BINUNICODE, BINBYTES
         const auto n = read<uint32_t>();
         m_stack.push_back(Value::string(std::string(take(n), n)));
         break;
     }
-    case 0x8c: case 'C': case 'U': {  // SHORT_BINUNICODE, SHORT_BINBYTES, SHORT_BINSTRING
+    case 0x8c:
+    case 'C':
+    case 'U': { // SHORT_BINUNICODE, SHORT_BINBYTES, SHORT_BINSTRING
         const auto n = read<uint8_t>();
         m_stack.push_back(Value::string(std::string(take(n), n)));
         break;
     }
-    case '}': m_stack.push_back(Value::dict()); break;
-    case ']': m_stack.push_back(Value::list()); break;
-    case ')': m_stack.push_back(Value::tuple()); break;
-    case 't': m_stack.push_back(Value::tuple(popToMark())); break;
-    case 0x85: { auto a = pop(); m_stack.push_back(Value::tuple({a})); break; }
-    case 0x86: { auto b = pop(), a = pop(); m_stack.push_back(Value::tuple({a, b})); break; }
+    case '}':
+        m_stack.push_back(Value::dict());
+        break;
+    case ']':
+        m_stack.push_back(Value::list());
+        break;
+    case ')':
+        m_stack.push_back(Value::tuple());
+        break;
+    case 't':
+        m_stack.push_back(Value::tuple(popToMark()));
+        break;
+    case 0x85: {
+        auto a = pop();
+        m_stack.push_back(Value::tuple({a}));
+        break;
+    }
+    case 0x86: {
+        auto b = pop(), a = pop();
+        m_stack.push_back(Value::tuple({a, b}));
+        break;
+    }
     case 0x87: {
         auto c = pop(), b = pop(), a = pop();
         m_stack.push_back(Value::tuple({a, b, c}));
         break;
     }
-    case 's': { auto v = pop(), k = pop(); setItems({k, v}); break; }
-    case 'u': setItems(popToMark()); break;
-    case 'a': { auto v = pop(); append({v}); break; }
-    case 'e': append(popToMark()); break;
-    case 'c': {  // GLOBAL "module\nname\n"
+    case 's': {
+        auto v = pop(), k = pop();
+        setItems({k, v});
+        break;
+    }
+    case 'u':
+        setItems(popToMark());
+        break;
+    case 'a': {
+        auto v = pop();
+        append({v});
+        break;
+    }
+    case 'e':
+        append(popToMark());
+        break;
+    case 'c': { // GLOBAL "module\nname\n"
         auto line = [this] {
             const size_t end = m_data.find('\n', m_pos);
-            if (end == std::string::npos || end - m_pos > 256) fail("pickle GLOBAL is malformed");
+            if (end == std::string::npos || end - m_pos > 256)
+                fail("pickle GLOBAL is malformed");
             std::string s = m_data.substr(m_pos, end - m_pos);
             m_pos = end + 1;
             return s;
@@ -262,21 +334,39 @@ void Unpickler::step(uint8_t op) {
         pushGlobal(module, line());
         break;
     }
-    case 0x93: {  // STACK_GLOBAL
+    case 0x93: { // STACK_GLOBAL
         auto name = pop(), module = pop();
         if (name.kind != Value::Kind::String || module.kind != Value::Kind::String)
             fail("pickle STACK_GLOBAL without two strings");
         pushGlobal(module.s, name.s);
         break;
     }
-    case 'R': reduce(); break;
-    case 'b': build(); break;
-    case 'Q': { auto pid = pop(); m_stack.push_back(m_tensors.persistentLoad(pid)); break; }
-    case 'q': memoPut(read<uint8_t>()); break;
-    case 'r': memoPut(read<uint32_t>()); break;
-    case 0x94: memoPut(static_cast<uint32_t>(m_memo.size())); break;
-    case 'h': memoGet(read<uint8_t>()); break;
-    case 'j': memoGet(read<uint32_t>()); break;
+    case 'R':
+        reduce();
+        break;
+    case 'b':
+        build();
+        break;
+    case 'Q': {
+        auto pid = pop();
+        m_stack.push_back(m_tensors.persistentLoad(pid));
+        break;
+    }
+    case 'q':
+        memoPut(read<uint8_t>());
+        break;
+    case 'r':
+        memoPut(read<uint32_t>());
+        break;
+    case 0x94:
+        memoPut(static_cast<uint32_t>(m_memo.size()));
+        break;
+    case 'h':
+        memoGet(read<uint8_t>());
+        break;
+    case 'j':
+        memoGet(read<uint32_t>());
+        break;
     default: {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", op);
@@ -290,10 +380,12 @@ Value Unpickler::run() {
     while (!m_stopped) {
         m_opcodeAt = m_pos;
         step(static_cast<uint8_t>(*take(1)));
-        if (m_stack.size() > kMaxStack) fail("pickle stack exceeds " + std::to_string(kMaxStack));
+        if (m_stack.size() > kMaxStack)
+            fail("pickle stack exceeds " + std::to_string(kMaxStack));
     }
-    if (m_stack.size() != 1) fail("pickle ended with " + std::to_string(m_stack.size()) +
-                                  " values on the stack instead of one");
+    if (m_stack.size() != 1)
+        fail("pickle ended with " + std::to_string(m_stack.size()) +
+             " values on the stack instead of one");
     Value result = pop();
     if (depthOf(result) > kMaxDepth) {
         m_stack.push_back(std::move(result));
@@ -302,10 +394,10 @@ Value Unpickler::run() {
     return result;
 }
 
-}  // namespace
+} // namespace
 
 Value unpickle(const std::string& data, const StorageLoader& loadStorage) {
     return Unpickler(data, loadStorage).run();
 }
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

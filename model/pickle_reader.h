@@ -18,4 +18,4 @@ Value unpickle(const std::string& data, const StorageLoader& loadStorage);
 // Reads a PyTorch zip checkpoint (torch.save since 1.6): archive/data.pkl and its storages.
 Value loadFile(const std::string& path);
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

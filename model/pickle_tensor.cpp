@@ -6,7 +6,9 @@ namespace cl::pickle {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 const std::map<std::string, c10::ScalarType>& storageTypes() {
     static const std::map<std::string, c10::ScalarType> types = {
@@ -27,7 +29,8 @@ const std::map<std::string, c10::ScalarType>& storageTypes() {
 std::vector<int64_t> intTuple(const Value& v, const char* what) {
     if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::List)
         fail(std::string("tensor ") + what + " is a " + v.kindName() + ", not a tuple");
-    if (v.items->size() > 16) fail(std::string("tensor ") + what + " has more than 16 dimensions");
+    if (v.items->size() > 16)
+        fail(std::string("tensor ") + what + " has more than 16 dimensions");
     std::vector<int64_t> out;
     for (const auto& x : *v.items) {
         if (x.kind != Value::Kind::Int || x.i < 0)
@@ -42,7 +45,8 @@ int64_t lastOffset(const std::vector<int64_t>& size, const std::vector<int64_t>&
                    int64_t offset) {
     int64_t last = offset;
     for (size_t d = 0; d < size.size(); ++d) {
-        if (size[d] == 0) return -1;  // empty tensor touches nothing
+        if (size[d] == 0)
+            return -1; // empty tensor touches nothing
         int64_t span;
         if (__builtin_mul_overflow(size[d] - 1, stride[d], &span) ||
             __builtin_add_overflow(last, span, &last))
@@ -51,7 +55,7 @@ int64_t lastOffset(const std::vector<int64_t>& size, const std::vector<int64_t>&
     return last;
 }
 
-}  // namespace
+} // namespace
 
 bool isAllowedGlobal(const std::string& name) {
     return name == "collections.OrderedDict" || name == "torch._utils._rebuild_tensor_v2" ||
@@ -60,13 +64,15 @@ bool isAllowedGlobal(const std::string& name) {
 
 c10::ScalarType storageDtype(const std::string& name) {
     auto it = storageTypes().find(name);
-    if (it == storageTypes().end()) fail("unsupported storage type " + name);
+    if (it == storageTypes().end())
+        fail("unsupported storage type " + name);
     return it->second;
 }
 
 std::string storageName(c10::ScalarType dtype) {
     for (const auto& [name, type] : storageTypes())
-        if (type == dtype) return name;
+        if (type == dtype)
+            return name;
     fail(std::string("no storage type for dtype ") + c10::toString(dtype));
 }
 
@@ -103,19 +109,23 @@ Value TensorRebuilder::rebuildTensor(const Items& a) {
     const auto size = intTuple(a[2], "size");
     const auto stride = intTuple(a[3], "stride");
     const int64_t offset = a[1].i;
-    if (size.size() != stride.size()) fail("tensor size and stride have different lengths");
-    if (offset < 0) fail("tensor storage offset is negative");
+    if (size.size() != stride.size())
+        fail("tensor size and stride have different lengths");
+    if (offset < 0)
+        fail("tensor storage offset is negative");
     const auto last = lastOffset(size, stride, offset);
     if (last >= a[0].i)
         fail("tensor of size " + c10::str(c10::IntArrayRef(size)) + " reaches element " +
              std::to_string(last) + " of a storage holding " + std::to_string(a[0].i));
     auto base = storage(a[0]);
-    if (last < 0) return Value::ofTensor(torch::empty(size, base.options()));
+    if (last < 0)
+        return Value::ofTensor(torch::empty(size, base.options()));
     return Value::ofTensor(base.as_strided(size, stride, offset).clone());
 }
 
 Value TensorRebuilder::call(const std::string& global, const Items& args) {
-    if (global == "torch._utils._rebuild_tensor_v2") return rebuildTensor(args);
+    if (global == "torch._utils._rebuild_tensor_v2")
+        return rebuildTensor(args);
     if (global == "torch._utils._rebuild_parameter") {
         if (args.empty() || args[0].kind != Value::Kind::Tensor)
             fail("_rebuild_parameter without a tensor");
@@ -123,10 +133,11 @@ Value TensorRebuilder::call(const std::string& global, const Items& args) {
     }
     if (global == "collections.OrderedDict") {
         Value d = Value::dict();
-        if (!args.empty()) fail("OrderedDict built from arguments is not supported");
+        if (!args.empty())
+            fail("OrderedDict built from arguments is not supported");
         return d;
     }
     fail("refusing to call " + global);
 }
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

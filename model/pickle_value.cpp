@@ -51,9 +51,11 @@ Value Value::ofTensor(torch::Tensor t) {
 }
 
 const Value* Value::find(const std::string& key) const {
-    if (kind != Kind::Dict) return nullptr;
+    if (kind != Kind::Dict)
+        return nullptr;
     for (const auto& [k, v] : *pairs)
-        if (k.kind == Kind::String && k.s == key) return &v;
+        if (k.kind == Kind::String && k.s == key)
+            return &v;
     return nullptr;
 }
 
@@ -63,19 +65,30 @@ void Value::set(const std::string& key, Value v) {
 
 std::string Value::kindName() const {
     switch (kind) {
-    case Kind::None: return "None";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Float: return "float";
-    case Kind::String: return "str";
-    case Kind::List: return "list";
-    case Kind::Tuple: return "tuple";
-    case Kind::Dict: return "dict";
-    case Kind::Tensor: return "tensor";
-    case Kind::Global: return "global " + s;
-    case Kind::Storage: return "storage";
+    case Kind::None:
+        return "None";
+    case Kind::Bool:
+        return "bool";
+    case Kind::Int:
+        return "int";
+    case Kind::Float:
+        return "float";
+    case Kind::String:
+        return "str";
+    case Kind::List:
+        return "list";
+    case Kind::Tuple:
+        return "tuple";
+    case Kind::Dict:
+        return "dict";
+    case Kind::Tensor:
+        return "tensor";
+    case Kind::Global:
+        return "global " + s;
+    case Kind::Storage:
+        return "storage";
     }
     return "?";
 }
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

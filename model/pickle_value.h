@@ -17,13 +17,13 @@ struct Value {
     enum class Kind { None, Bool, Int, Float, String, List, Tuple, Dict, Tensor, Global, Storage };
     Kind kind = Kind::None;
     bool b = false;
-    int64_t i = 0;           // Int, or a Storage's element count
+    int64_t i = 0; // Int, or a Storage's element count
     double f = 0.0;
-    std::string s;           // String, a Global's "module.name", or a Storage's record key
-    std::shared_ptr<Items> items;  // List, Tuple (shared: pickle memo entries alias them)
-    std::shared_ptr<Pairs> pairs;  // Dict, in insertion order
+    std::string s;                // String, a Global's "module.name", or a Storage's record key
+    std::shared_ptr<Items> items; // List, Tuple (shared: pickle memo entries alias them)
+    std::shared_ptr<Pairs> pairs; // Dict, in insertion order
     torch::Tensor tensor;
-    c10::ScalarType dtype = c10::ScalarType::Float;  // Storage element type
+    c10::ScalarType dtype = c10::ScalarType::Float; // Storage element type
 
     static Value none() { return {}; }
     static Value boolean(bool v);
@@ -38,8 +38,8 @@ struct Value {
     bool isDict() const { return kind == Kind::Dict; }
     // Dict lookup by string key; nullptr when absent or not a dict.
     const Value* find(const std::string& key) const;
-    void set(const std::string& key, Value v);  // appends to a Dict
+    void set(const std::string& key, Value v); // appends to a Dict
     std::string kindName() const;
 };
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

@@ -9,7 +9,7 @@ namespace cl::pickle {
 namespace {
 
 class Pickler {
-public:
+  public:
     explicit Pickler(std::vector<torch::Tensor>& storages) : m_storages(storages) {}
     std::string run(const Value& root) {
         m_out += "\x80\x02";
@@ -18,9 +18,11 @@ public:
         return m_out;
     }
 
-private:
+  private:
     void op(char c) { m_out += c; }
-    template <typename T> void raw(T v) { m_out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+    template <typename T> void raw(T v) {
+        m_out.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
     void str(const std::string& s) {
         op('X');
         raw(static_cast<uint32_t>(s.size()));
@@ -40,14 +42,16 @@ private:
         uint64_t bits;
         std::memcpy(&bits, &d, 8);
         op('G');
-        for (int k = 7; k >= 0; --k) m_out += static_cast<char>((bits >> (8 * k)) & 0xff);
+        for (int k = 7; k >= 0; --k)
+            m_out += static_cast<char>((bits >> (8 * k)) & 0xff);
     }
     void global(const std::string& module, const std::string& name) {
         m_out += 'c' + module + '\n' + name + '\n';
     }
     void ints(c10::IntArrayRef v) {
         op('(');
-        for (auto x : v) integer(x);
+        for (auto x : v)
+            integer(x);
         op('t');
     }
     void tensor(const torch::Tensor& t0);
@@ -64,7 +68,7 @@ void Pickler::tensor(const torch::Tensor& t0) {
     const auto storage = storageName(t.scalar_type());
     global("torch._utils", "_rebuild_tensor_v2");
     op('(');
-    op('(');  // persistent id tuple
+    op('('); // persistent id tuple
     str("storage");
     global("torch", storage.substr(6));
     str(key);
@@ -86,26 +90,42 @@ void Pickler::tensor(const torch::Tensor& t0) {
 void Pickler::write(const Value& v) {
     using K = Value::Kind;
     switch (v.kind) {
-    case K::None: op('N'); break;
-    case K::Bool: op(v.b ? '\x88' : '\x89'); break;
-    case K::Int: integer(v.i); break;
-    case K::Float: real(v.f); break;
-    case K::String: str(v.s); break;
-    case K::Tensor: tensor(v.tensor); break;
+    case K::None:
+        op('N');
+        break;
+    case K::Bool:
+        op(v.b ? '\x88' : '\x89');
+        break;
+    case K::Int:
+        integer(v.i);
+        break;
+    case K::Float:
+        real(v.f);
+        break;
+    case K::String:
+        str(v.s);
+        break;
+    case K::Tensor:
+        tensor(v.tensor);
+        break;
     case K::List:
     case K::Tuple:
         op(v.kind == K::List ? ']' : '(');
-        if (v.kind == K::List && !v.items->empty()) op('(');
-        for (const auto& x : *v.items) write(x);
+        if (v.kind == K::List && !v.items->empty())
+            op('(');
+        for (const auto& x : *v.items)
+            write(x);
         if (v.kind == K::List) {
-            if (!v.items->empty()) op('e');
+            if (!v.items->empty())
+                op('e');
         } else {
             op('t');
         }
         break;
     case K::Dict:
         op('}');
-        if (v.pairs->empty()) break;
+        if (v.pairs->empty())
+            break;
         op('(');
         for (const auto& [k, x] : *v.pairs) {
             write(k);
@@ -113,14 +133,15 @@ void Pickler::write(const Value& v) {
         }
         op('u');
         break;
-    default: throw std::invalid_argument("cannot pickle a " + v.kindName());
+    default:
+        throw std::invalid_argument("cannot pickle a " + v.kindName());
     }
 }
 
-}  // namespace
+} // namespace
 
 std::string serialize(const Value& root, std::vector<torch::Tensor>& storages) {
     return Pickler(storages).run(root);
 }
 
-}  // namespace cl::pickle
+} // namespace cl::pickle

@@ -5,7 +5,7 @@ namespace cl {
 torch::Tensor sinusoidalTable(int64_t maxLen, int64_t width) {
     TORCH_CHECK(width % 2 == 0, "positional encoding width must be even, got ", width);
     auto pe = torch::zeros({maxLen, width});
-    auto pos = torch::arange(0, maxLen, torch::kLong).reshape({-1, 1});  // (maxLen, 1)
+    auto pos = torch::arange(0, maxLen, torch::kLong).reshape({-1, 1}); // (maxLen, 1)
     // Same float32 operations as the seed: 1e-4 ** (arange(0, W, 2) / W).
     auto t = torch::pow(torch::tensor({1e-4f}), torch::arange(0, width, 2, torch::kLong) / width);
     using torch::indexing::None;
@@ -24,8 +24,9 @@ torch::Tensor PositionalEncodingImpl::forward(const torch::Tensor& x, int64_t of
     const auto s = x.size(1);
     TORCH_CHECK(offset + s <= pe.size(1), "sequence of ", offset + s,
                 " positions exceeds the positional encoding length ", pe.size(1));
-    if (!m_enabled) return dropout(x);
+    if (!m_enabled)
+        return dropout(x);
     return dropout(x + pe.narrow(1, offset, s));
 }
 
-}  // namespace cl
+} // namespace cl

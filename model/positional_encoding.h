@@ -9,7 +9,7 @@ namespace cl {
 torch::Tensor sinusoidalTable(int64_t maxLen, int64_t width);
 
 class PositionalEncodingImpl : public torch::nn::Module {
-public:
+  public:
     PositionalEncodingImpl(int64_t embedDim, double dropout, int64_t maxLen);
 
     // x (N, S, W) -> x + pe[:, offset:offset+S] (N, S, W); offset serves incremental decoding.
@@ -23,9 +23,9 @@ public:
     torch::Tensor pe;
     torch::nn::Dropout dropout{nullptr};
 
-private:
+  private:
     bool m_enabled = true;
 };
 TORCH_MODULE(PositionalEncoding);
 
-}  // namespace cl
+} // namespace cl

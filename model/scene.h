@@ -27,7 +27,7 @@ enum class Size { Small, Large };
 inline constexpr int kShapeCount = 4, kColourCount = 5;
 
 struct Box {
-    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // pixels, inclusive-exclusive
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0; // pixels, inclusive-exclusive
     bool contains(double x, double y, double tolerance = 0) const {
         return x >= x0 - tolerance && x < x1 + tolerance && y >= y0 - tolerance &&
                y < y1 + tolerance;
@@ -38,16 +38,16 @@ struct SceneObject {
     Shape shape = Shape::Circle;
     Colour colour = Colour::Red;
     Size size = Size::Small;
-    double cx = 0, cy = 0;  // centre, pixels
-    double radius = 0;      // circumscribed radius, pixels
-    std::array<uint8_t, 3> rgb{};  // the drawn colour (the named colour with a little jitter)
+    double cx = 0, cy = 0;        // centre, pixels
+    double radius = 0;            // circumscribed radius, pixels
+    std::array<uint8_t, 3> rgb{}; // the drawn colour (the named colour with a little jitter)
     Box box() const;
 };
 
 struct Background {
-    std::array<uint8_t, 3> from{}, to{};  // gradient end colours (muted)
-    int direction = 0;                    // one of 8 gradient directions
-    int noise = 0;                        // per-pixel noise amplitude
+    std::array<uint8_t, 3> from{}, to{}; // gradient end colours (muted)
+    int direction = 0;                   // one of 8 gradient directions
+    int noise = 0;                       // per-pixel noise amplitude
     uint64_t noiseSeed = 0;
 };
 
@@ -60,14 +60,16 @@ struct SceneSpec {
 struct Scene {
     SceneSpec spec;
     std::vector<uint8_t> rgb;                // side * side * 3, row-major
-    std::vector<std::vector<uint8_t>> masks;  // per object: 1 where it covers at least half a pixel
-    std::vector<std::string> captions;        // canonical first, then the other valid phrasings
+    std::vector<std::vector<uint8_t>> masks; // per object: 1 where it covers at least half a pixel
+    std::vector<std::string> captions;       // canonical first, then the other valid phrasings
 };
 
 // A random layout for `seed` (objects do not overlap; relations are unambiguous).
 SceneSpec randomSpec(uint64_t seed, int side = 128);
 Scene renderScene(const SceneSpec& spec);
-inline Scene generateScene(uint64_t seed, int side = 128) { return renderScene(randomSpec(seed, side)); }
+inline Scene generateScene(uint64_t seed, int side = 128) {
+    return renderScene(randomSpec(seed, side));
+}
 
 // Reference captions of a layout: the canonical one first.
 std::vector<std::string> sceneCaptions(const SceneSpec& spec);
@@ -86,4 +88,4 @@ std::vector<std::string> shapesVocabulary();
 // 64-bit FNV-1a of the pixels (tests pin scenes by it).
 uint64_t pixelHash(const std::vector<uint8_t>& rgb);
 
-}  // namespace cl
+} // namespace cl

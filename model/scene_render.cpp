@@ -22,8 +22,9 @@ double polygonDistance(Vec p, const std::vector<Vec>& v) {
         const double t = std::clamp((w.x * e.x + w.y * e.y) / (e.x * e.x + e.y * e.y), 0.0, 1.0);
         const Vec b{w.x - e.x * t, w.y - e.y * t};
         d = std::min(d, b.x * b.x + b.y * b.y);
-        const bool c1 = p.y >= v[i].y, c2 = p.y < v[j].y, c3 = e.x * w.y > e.y * w.x;
-        if ((c1 && c2 && c3) || (!c1 && !c2 && !c3)) s = -s;
+        const bool c1 = p.y >= v[i].y, c2 = p.y<v[j].y, c3 = e.x * w.y> e.y * w.x;
+        if ((c1 && c2 && c3) || (!c1 && !c2 && !c3))
+            s = -s;
     }
     return s * std::sqrt(d);
 }
@@ -45,12 +46,14 @@ const std::vector<Vec>& outline(Shape shape) {
 double signedDistance(const SceneObject& o, const std::vector<Vec>& polygon, double x, double y) {
     const double px = x - o.cx, py = y - o.cy, r = o.radius;
     switch (o.shape) {
-    case Shape::Circle: return std::hypot(px, py) - r;
+    case Shape::Circle:
+        return std::hypot(px, py) - r;
     case Shape::Square: {
         const double h = 0.75 * r, qx = std::abs(px) - h, qy = std::abs(py) - h;
         return std::hypot(std::max(qx, 0.0), std::max(qy, 0.0)) + std::min(std::max(qx, qy), 0.0);
     }
-    default: return polygonDistance({px, py}, polygon);
+    default:
+        return polygonDistance({px, py}, polygon);
     }
 }
 
@@ -61,16 +64,16 @@ uint64_t mix64(uint64_t z) {
 }
 
 void paintBackground(const SceneSpec& spec, std::vector<uint8_t>& rgb) {
-    static const Vec dirs[8] = {{1, 0},          {0.70710678, 0.70710678},   {0, 1},
-                                {-0.70710678, 0.70710678}, {-1, 0},
-                                {-0.70710678, -0.70710678}, {0, -1}, {0.70710678, -0.70710678}};
+    static const Vec dirs[8] = {
+        {1, 0},  {0.70710678, 0.70710678},   {0, 1},  {-0.70710678, 0.70710678},
+        {-1, 0}, {-0.70710678, -0.70710678}, {0, -1}, {0.70710678, -0.70710678}};
     const auto& bg = spec.background;
     const Vec d = dirs[bg.direction & 7];
     const int n = spec.side;
     for (int y = 0; y < n; ++y)
         for (int x = 0; x < n; ++x) {
-            const double t = std::clamp(((x + 0.5 - n / 2.0) * d.x + (y + 0.5 - n / 2.0) * d.y) / n + 0.5,
-                                        0.0, 1.0);
+            const double t = std::clamp(
+                ((x + 0.5 - n / 2.0) * d.x + (y + 0.5 - n / 2.0) * d.y) / n + 0.5, 0.0, 1.0);
             const uint64_t h = mix64(bg.noiseSeed ^ (static_cast<uint64_t>(y) * n + x));
             const int noise = bg.noise ? static_cast<int>(h % (2 * bg.noise + 1)) - bg.noise : 0;
             for (int k = 0; k < 3; ++k) {
@@ -81,19 +84,26 @@ void paintBackground(const SceneSpec& spec, std::vector<uint8_t>& rgb) {
         }
 }
 
-void paintObject(const SceneObject& o, int n, std::vector<uint8_t>& rgb, std::vector<uint8_t>& mask) {
+void paintObject(const SceneObject& o, int n, std::vector<uint8_t>& rgb,
+                 std::vector<uint8_t>& mask) {
     const Box b = o.box();
-    const int x0 = std::max(0, static_cast<int>(b.x0) - 2), x1 = std::min(n, static_cast<int>(b.x1) + 3);
-    const int y0 = std::max(0, static_cast<int>(b.y0) - 2), y1 = std::min(n, static_cast<int>(b.y1) + 3);
+    const int x0 = std::max(0, static_cast<int>(b.x0) - 2),
+              x1 = std::min(n, static_cast<int>(b.x1) + 3);
+    const int y0 = std::max(0, static_cast<int>(b.y0) - 2),
+              y1 = std::min(n, static_cast<int>(b.y1) + 3);
     std::vector<Vec> polygon;
     if (o.shape == Shape::Triangle || o.shape == Shape::Star)
-        for (const auto& p : outline(o.shape)) polygon.push_back({p.x * o.radius, p.y * o.radius});
+        for (const auto& p : outline(o.shape))
+            polygon.push_back({p.x * o.radius, p.y * o.radius});
     for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x) {
-            const double cover = std::clamp(0.5 - signedDistance(o, polygon, x + 0.5, y + 0.5), 0.0, 1.0);
-            if (cover <= 0) continue;
+            const double cover =
+                std::clamp(0.5 - signedDistance(o, polygon, x + 0.5, y + 0.5), 0.0, 1.0);
+            if (cover <= 0)
+                continue;
             const size_t i = static_cast<size_t>(y) * n + x;
-            if (cover >= 0.5) mask[i] = 1;
+            if (cover >= 0.5)
+                mask[i] = 1;
             for (int k = 0; k < 3; ++k) {
                 const double v = rgb[i * 3 + k] + (o.rgb[k] - rgb[i * 3 + k]) * cover;
                 rgb[i * 3 + k] = static_cast<uint8_t>(std::lround(v));
@@ -101,7 +111,7 @@ void paintObject(const SceneObject& o, int n, std::vector<uint8_t>& rgb, std::ve
         }
 }
 
-}  // namespace
+} // namespace
 
 Scene renderScene(const SceneSpec& spec) {
     Scene s;
@@ -117,4 +127,4 @@ Scene renderScene(const SceneSpec& spec) {
     return s;
 }
 
-}  // namespace cl
+} // namespace cl

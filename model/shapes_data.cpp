@@ -18,15 +18,18 @@ ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
         }
     });
     size_t longest = 0;
-    for (const auto& t : tokens) longest = std::max(longest, t.size());
-    auto captions = torch::full({n, static_cast<int64_t>(longest) + 2}, vocab.nullId(), torch::kLong);
+    for (const auto& t : tokens)
+        longest = std::max(longest, t.size());
+    auto captions =
+        torch::full({n, static_cast<int64_t>(longest) + 2}, vocab.nullId(), torch::kLong);
     auto acc = captions.accessor<int64_t, 2>();
     for (int64_t i = 0; i < n; ++i) {
         acc[i][0] = vocab.startId();
-        for (size_t k = 0; k < tokens[i].size(); ++k) acc[i][k + 1] = tokens[i][k];
+        for (size_t k = 0; k < tokens[i].size(); ++k)
+            acc[i][k + 1] = tokens[i][k];
         acc[i][tokens[i].size() + 1] = vocab.endId();
     }
     return {torch::cat(images, 0), captions};
 }
 
-}  // namespace cl
+} // namespace cl

@@ -11,12 +11,12 @@ namespace cl {
 inline constexpr uint64_t kTrainSeedBase = 1000000000ULL;
 
 struct ShapesBatch {
-    torch::Tensor images;    // (N, 3, S, S) normalised
-    torch::Tensor captions;  // (N, T) <START> words <END> <NULL>...
+    torch::Tensor images;   // (N, 3, S, S) normalised
+    torch::Tensor captions; // (N, T) <START> words <END> <NULL>...
 };
 
 // Scenes seeds[0..n) rendered at 128 px, resized to `imageSize`, with canonical captions.
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
                         const Vocabulary& vocab);
 
-}  // namespace cl
+} // namespace cl

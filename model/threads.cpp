@@ -9,14 +9,16 @@
 namespace cl {
 
 int setThreadCount(int n) {
-    if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (n <= 0)
+        n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // OpenBLAS (Debian's libblas.so.3 with libopenblas0-pthread) runs its own thread pool under
     // LibTorch's: both at once oversubscribe the cores and spin (measured: 2x slower training).
     // LibTorch parallelises across ops, so BLAS gets one thread.
     using SetThreads = void (*)(int);
-    if (auto f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) f(1);
+    if (auto f = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+        f(1);
     at::set_num_threads(n);
     return at::get_num_threads();
 }
 
-}  // namespace cl
+} // namespace cl

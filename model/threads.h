@@ -3,4 +3,4 @@
 namespace cl {
 // n <= 0: every hardware thread. Returns the count in effect.
 int setThreadCount(int n);
-}  // namespace cl
+} // namespace cl

@@ -17,23 +17,23 @@ struct Candidate {
 struct DecodeStep {
     int64_t id = 0;
     std::string token;
-    float prob = 0.f;  // softmax probability of the chosen token
+    float prob = 0.f; // softmax probability of the chosen token
     bool forced = false;
     std::vector<Candidate> topK;
-    std::vector<float> logits;     // every vocabulary logit, when requested (temperature views)
-    std::vector<float> selfAttn;   // [layer][head][t + 1]: the query row over keys 0..t
-    std::vector<float> crossAttn;  // [layer][head][M]
+    std::vector<float> logits;    // every vocabulary logit, when requested (temperature views)
+    std::vector<float> selfAttn;  // [layer][head][t + 1]: the query row over keys 0..t
+    std::vector<float> crossAttn; // [layer][head][M]
 };
 
 struct CaptionTrace {
     int64_t layers = 0, heads = 0;
-    int64_t memoryTokens = 0;  // M; 1 for course feature models
-    int64_t gridSide = 0;      // sqrt(M) for image models, 0 for feature models
+    int64_t memoryTokens = 0; // M; 1 for course feature models
+    int64_t gridSide = 0;     // sqrt(M) for image models, 0 for feature models
     std::vector<DecodeStep> steps;
 
     // The caption's words: the chosen tokens up to (not including) <END>.
     std::vector<std::string> words() const;
-    std::string text() const;  // words joined by spaces
+    std::string text() const; // words joined by spaces
     // Self-attention weight of the query at step t over key k (0 when k > t: the causal mask).
     float selfWeight(int64_t layer, int64_t head, int64_t t, int64_t k) const;
     // The cross-attention row of step t (M weights).
@@ -45,8 +45,8 @@ struct DecodeOptions {
     int64_t topK = 5;
     bool stopAtEnd = true;
     bool keepLogits = false;
-    std::vector<int64_t> forcedPrefix;  // token ids forced at steps 0..n-1
-    bool positionalEncoding = true;     // false: the ablation, nothing added to the embeddings
+    std::vector<int64_t> forcedPrefix; // token ids forced at steps 0..n-1
+    bool positionalEncoding = true;    // false: the ablation, nothing added to the embeddings
 };
 
-}  // namespace cl
+} // namespace cl

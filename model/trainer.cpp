@@ -14,7 +14,7 @@ namespace {
 
 // AdamW written out (a dozen tensor ops) so its state is ours to save and resume.
 class AdamW {
-public:
+  public:
     AdamW(std::vector<std::pair<std::string, torch::Tensor>> params, double weightDecay)
         : m_params(std::move(params)), m_decay(weightDecay) {
         for (auto& [name, p] : m_params) {
@@ -28,9 +28,11 @@ public:
         const double c1 = 1 - std::pow(kBeta1, m_step), c2 = 1 - std::pow(kBeta2, m_step);
         for (size_t i = 0; i < m_params.size(); ++i) {
             auto& p = m_params[i].second;
-            if (!p.grad().defined()) continue;
+            if (!p.grad().defined())
+                continue;
             const auto& g = p.grad();
-            if (p.dim() >= 2) p.mul_(1 - lr * m_decay);  // matrices only: no decay on biases/norms
+            if (p.dim() >= 2)
+                p.mul_(1 - lr * m_decay); // matrices only: no decay on biases/norms
             m_m[i].mul_(kBeta1).add_(g, 1 - kBeta1);
             m_v[i].mul_(kBeta2).addcmul_(g, g, 1 - kBeta2);
             auto denom = (m_v[i] / c2).sqrt_().add_(kEps);
@@ -49,15 +51,18 @@ public:
     void restore(const StateDict& s) {
         torch::NoGradGuard ng;
         for (const auto& [k, t] : s) {
-            if (k == "adam_step") m_step = static_cast<int64_t>(t.item<double>());
+            if (k == "adam_step")
+                m_step = static_cast<int64_t>(t.item<double>());
             for (size_t i = 0; i < m_params.size(); ++i) {
-                if (k == "adam_m." + m_params[i].first) m_m[i].copy_(t);
-                if (k == "adam_v." + m_params[i].first) m_v[i].copy_(t);
+                if (k == "adam_m." + m_params[i].first)
+                    m_m[i].copy_(t);
+                if (k == "adam_v." + m_params[i].first)
+                    m_v[i].copy_(t);
             }
         }
     }
 
-private:
+  private:
     static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
     std::vector<std::pair<std::string, torch::Tensor>> m_params;
     std::vector<torch::Tensor> m_m, m_v;
@@ -66,13 +71,14 @@ private:
 };
 
 double learningRate(const TrainOptions& o, int64_t step) {
-    if (step < o.warmup) return o.lr * (step + 1) / o.warmup;
+    if (step < o.warmup)
+        return o.lr * (step + 1) / o.warmup;
     const double progress = double(step - o.warmup) / std::max<int64_t>(1, o.steps - o.warmup);
     return o.lr * (0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * std::min(progress, 1.0))));
 }
 
 TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
-    TrainOptions o = given;  // steps, out, batch etc. from the command line
+    TrainOptions o = given; // steps, out, batch etc. from the command line
     o.heads = ck.config.numHeads;
     o.layers = ck.config.numLayers;
     o.width = ck.config.wordvecDim;
@@ -84,7 +90,7 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     return o;
 }
 
-}  // namespace
+} // namespace
 
 ModelConfig shapesModelConfig(const TrainOptions& o) {
     ModelConfig c;
@@ -104,8 +110,10 @@ ModelConfig shapesModelConfig(const TrainOptions& o) {
 }
 
 double trainShapes(const TrainOptions& given) {
-    if (given.out.empty()) throw std::invalid_argument("training needs --out");
-    if (given.steps <= 0 || given.batch <= 0) throw std::invalid_argument("steps and batch must be positive");
+    if (given.out.empty())
+        throw std::invalid_argument("training needs --out");
+    if (given.steps <= 0 || given.batch <= 0)
+        throw std::invalid_argument("steps and batch must be positive");
     Checkpoint ck;
     TrainOptions o = given;
     if (!o.resume.empty()) {
@@ -117,11 +125,14 @@ double trainShapes(const TrainOptions& given) {
     torch::manual_seed(o.seed);
     CaptioningTransformer model(config, vocab.nullId());
     int64_t start = 0;
-    AdamW opt([&] {
-        std::vector<std::pair<std::string, torch::Tensor>> ps;
-        for (const auto& p : model->named_parameters()) ps.emplace_back(p.key(), p.value());
-        return ps;
-    }(), o.weightDecay);
+    AdamW opt(
+        [&] {
+            std::vector<std::pair<std::string, torch::Tensor>> ps;
+            for (const auto& p : model->named_parameters())
+                ps.emplace_back(p.key(), p.value());
+            return ps;
+        }(),
+        o.weightDecay);
     if (!o.resume.empty()) {
         loadStateDict(*model, ck.stateDict);
         opt.restore(ck.trainState);
@@ -136,7 +147,8 @@ double trainShapes(const TrainOptions& given) {
         out.meta.dataset = "shapes (generated; held-out seeds below 1e9)";
         out.meta.date = isoDateNow();
         out.meta.source = "captionlens-cli train --seed " + std::to_string(o.seed);
-        if (withState) out.trainState = opt.state();
+        if (withState)
+            out.trainState = opt.state();
         writeCheckpoint(path, out);
         if (o.evaluateSnapshot && !withState) {
             out.meta.evalJson = o.evaluateSnapshot(path);
@@ -153,7 +165,7 @@ double trainShapes(const TrainOptions& given) {
         const auto batch = shapesBatch(seeds, o.imageSize, vocab);
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);
-        auto scores = model->forward(batch.images, in);  // (N, T, V)
+        auto scores = model->forward(batch.images, in); // (N, T, V)
         auto loss = torch::nn::functional::cross_entropy(
             scores.reshape({-1, scores.size(-1)}), target.reshape({-1}),
             torch::nn::functional::CrossEntropyFuncOptions().ignore_index(vocab.nullId()));
@@ -165,19 +177,24 @@ double trainShapes(const TrainOptions& given) {
         avg = step == start ? l : 0.98 * avg + 0.02 * l;
         const int64_t done = step + 1;
         if (o.onProgress) {
-            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double secs =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             const double rate = (done - start) * o.batch / std::max(secs, 1e-9);
-            o.onProgress({done, o.steps, avg, l, rate, (o.steps - done) * o.batch / std::max(rate, 1e-9)});
+            o.onProgress(
+                {done, o.steps, avg, l, rate, (o.steps - done) * o.batch / std::max(rate, 1e-9)});
         }
         if (done % o.saveEvery == 0 || done == o.steps) {
             model->eval();
             save(done, o.out, done != o.steps);
-            if (std::find(o.snapshotSteps.begin(), o.snapshotSteps.end(), done) != o.snapshotSteps.end())
-                save(done, o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(done) + ".pt", false);
+            if (std::find(o.snapshotSteps.begin(), o.snapshotSteps.end(), done) !=
+                o.snapshotSteps.end())
+                save(done,
+                     o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(done) + ".pt",
+                     false);
             model->train();
         }
     }
     return avg;
 }
 
-}  // namespace cl
+} // namespace cl

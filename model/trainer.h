@@ -11,8 +11,8 @@ namespace cl {
 
 struct TrainProgress {
     int64_t step = 0, steps = 0;
-    double loss = 0;          // running average of recent steps
-    double stepLoss = 0;      // this step's loss
+    double loss = 0;     // running average of recent steps
+    double stepLoss = 0; // this step's loss
     double scenesPerSecond = 0;
     double secondsLeft = 0;
 };
@@ -27,11 +27,11 @@ struct TrainOptions {
     double lr = 1e-3, weightDecay = 0.01;
     int64_t warmup = 200;
     int64_t saveEvery = 500;
-    std::string out;                      // checkpoint written every saveEvery steps and at the end
-    std::string resume;                   // continue from this checkpoint (its options win)
-    std::vector<int64_t> snapshotSteps;   // also keep a copy OUT-stepN.pt at these steps
+    std::string out;                    // checkpoint written every saveEvery steps and at the end
+    std::string resume;                 // continue from this checkpoint (its options win)
+    std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
     std::function<void(const TrainProgress&)> onProgress;
-    std::function<std::string(const std::string& checkpoint)> evaluateSnapshot;  // JSON or ""
+    std::function<std::string(const std::string& checkpoint)> evaluateSnapshot; // JSON or ""
 };
 
 // Returns the final average loss. Throws on bad options or I/O errors.
@@ -40,4 +40,4 @@ double trainShapes(const TrainOptions& options);
 // The model config a set of training options describes.
 ModelConfig shapesModelConfig(const TrainOptions& options);
 
-}  // namespace cl
+} // namespace cl

@@ -6,7 +6,8 @@
 namespace cl {
 
 Vocabulary::Vocabulary(std::vector<std::string> words) : m_words(std::move(words)) {
-    if (m_words.empty()) throw std::invalid_argument("vocabulary is empty");
+    if (m_words.empty())
+        throw std::invalid_argument("vocabulary is empty");
     for (size_t i = 0; i < m_words.size(); ++i) {
         if (!m_ids.emplace(m_words[i], static_cast<int64_t>(i)).second)
             throw std::invalid_argument("vocabulary has the word '" + m_words[i] + "' twice (ids " +
@@ -44,10 +45,11 @@ std::vector<int64_t> Vocabulary::encode(const std::string& text) const {
     std::istringstream in(text);
     for (std::string w; in >> w;) {
         const auto i = id(w);
-        if (i < 0) throw std::invalid_argument("the word '" + w + "' is not in the vocabulary");
+        if (i < 0)
+            throw std::invalid_argument("the word '" + w + "' is not in the vocabulary");
         ids.push_back(i);
     }
     return ids;
 }
 
-}  // namespace cl
+} // namespace cl

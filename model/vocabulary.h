@@ -8,14 +8,14 @@
 namespace cl {
 
 class Vocabulary {
-public:
+  public:
     Vocabulary() = default;
     // Throws std::invalid_argument on an empty list, a duplicate word or a missing special token.
     explicit Vocabulary(std::vector<std::string> words);
 
     int64_t size() const { return static_cast<int64_t>(m_words.size()); }
-    const std::string& word(int64_t id) const;  // "<id N>" text when out of range is an error
-    int64_t id(const std::string& word) const;  // -1 when absent
+    const std::string& word(int64_t id) const; // "<id N>" text when out of range is an error
+    int64_t id(const std::string& word) const; // -1 when absent
     const std::vector<std::string>& words() const { return m_words; }
 
     int64_t nullId() const { return m_null; }
@@ -26,10 +26,10 @@ public:
     // Splits text on spaces and maps each word (unknown words are an error naming them).
     std::vector<int64_t> encode(const std::string& text) const;
 
-private:
+  private:
     std::vector<std::string> m_words;
     std::unordered_map<std::string, int64_t> m_ids;
     int64_t m_null = -1, m_start = -1, m_end = -1, m_unk = -1;
 };
 
-}  // namespace cl
+} // namespace cl

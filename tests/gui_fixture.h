@@ -23,7 +23,7 @@ struct GuiFixture {
 
     // Returns false when the bundled model did not load.
     bool start() {
-        QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+        QStandardPaths::setTestModeEnabled(true); // recent files go to a test location
         window = std::make_unique<cl::ui::MainWindow>();
         thread = std::make_unique<cl::ModelThread>(*window);
         window->setShowDialogs(false);
@@ -49,4 +49,4 @@ struct GuiFixture {
     }
 };
 
-}  // namespace cltest
+} // namespace cltest

@@ -8,7 +8,9 @@
 
 namespace cltest {
 
-inline std::string dataPath(const char* name) { return std::string(CL_TEST_DATA) + "/" + name; }
+inline std::string dataPath(const char* name) {
+    return std::string(CL_TEST_DATA) + "/" + name;
+}
 
 // Max |a - b| with a readable failure message.
 inline bool near(const torch::Tensor& a, const torch::Tensor& b, double tol, std::string* why) {
@@ -21,10 +23,10 @@ inline bool near(const torch::Tensor& a, const torch::Tensor& b, double tol, std
     return diff <= tol;
 }
 
-}  // namespace cltest
+} // namespace cltest
 
-#define CL_COMPARE_TENSORS(a, b, tol)                                                           \
-    do {                                                                                        \
-        std::string why_;                                                                       \
-        QVERIFY2(cltest::near((a), (b), (tol), &why_), why_.c_str());                           \
+#define CL_COMPARE_TENSORS(a, b, tol)                                                              \
+    do {                                                                                           \
+        std::string why_;                                                                          \
+        QVERIFY2(cltest::near((a), (b), (tol), &why_), why_.c_str());                              \
     } while (0)

@@ -16,12 +16,12 @@
 #include <fstream>
 
 using namespace cl;
-using namespace std::string_literals;  // the pickles below hold NUL bytes
+using namespace std::string_literals; // the pickles below hold NUL bytes
 
 namespace {
 
-const std::vector<std::string> kWords = {"<NULL>", "<START>", "<END>", "<UNK>", "a", "red",
-                                         "blue", "circle", "square", "left", "of", "right"};
+const std::vector<std::string> kWords = {"<NULL>", "<START>", "<END>",  "<UNK>", "a",  "red",
+                                         "blue",   "circle",  "square", "left",  "of", "right"};
 
 Checkpoint imported(const std::string& layout, int64_t heads = 2) {
     Checkpoint ck;
@@ -49,16 +49,17 @@ std::string zipWith(const std::vector<std::pair<std::string, std::string>>& reco
         out.append(static_cast<const char*>(d), n);
         return n;
     });
-    for (const auto& [name, data] : records) w.writeRecord(name, data.data(), data.size());
+    for (const auto& [name, data] : records)
+        w.writeRecord(name, data.data(), data.size());
     w.writeEndOfFile();
     return out;
 }
 
-}  // namespace
+} // namespace
 
 class TestCheckpoint : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void init() { QVERIFY(m_dir.isValid()); }
     void roundTripInCpp();
     void importBothLayouts_data();
@@ -68,7 +69,7 @@ private slots:
     void badFiles();
     void badConfigs();
 
-private:
+  private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
     QTemporaryDir m_dir;
 };
@@ -110,9 +111,9 @@ void TestCheckpoint::roundTripThroughPython() {
     auto ck = imported("2025");
     writeCheckpoint(path("ours.pt"), ck);
     QProcess py;
-    py.start(CL_PYTHON3, {QString(CL_SOURCE_DIR) + "/tests/roundtrip.py",
-                          QString::fromStdString(path("ours.pt")),
-                          QString::fromStdString(path("back.pt"))});
+    py.start(CL_PYTHON3,
+             {QString(CL_SOURCE_DIR) + "/tests/roundtrip.py",
+              QString::fromStdString(path("ours.pt")), QString::fromStdString(path("back.pt"))});
     QVERIFY(py.waitForFinished(120000));
     QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
     QCOMPARE(py.readAllStandardOutput().trimmed(), QByteArray("captionlens-checkpoint 1 2 58 42"));
@@ -138,12 +139,14 @@ void TestCheckpoint::badFiles_data() {
     QTest::newRow("zip without pickle")
         << QByteArray::fromStdString(zipWith({{"version", "3\n"}})) << "has no data.pkl";
     QTest::newRow("foreign global")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02" "cos\nsystem\n(X\x02\0\0\0lst"
-                                                          "R."s}}))
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02"
+                                                           "cos\nsystem\n(X\x02\0\0\0lst"
+                                                           "R."s}}))
         << "refusing to load: the file references os.system";
     QTest::newRow("builtins eval")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x04\x8c\x08" "builtins\x8c\x04"
-                                                          "eval\x93."s}}))
+        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x04\x8c\x08"
+                                                           "builtins\x8c\x04"
+                                                           "eval\x93."s}}))
         << "references builtins.eval";
     QTest::newRow("unknown opcode")
         << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02I12\n."s}}))
@@ -152,18 +155,22 @@ void TestCheckpoint::badFiles_data() {
         << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02X\xff\0\0\0ab"s}}))
         << "pickle is truncated";
     QTest::newRow("storage larger than record")
-        << QByteArray::fromStdString(zipWith(
-               {{"data.pkl", "\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
-                             "ctorch\nFloatStorage\nX\x01\0\0\0" "0X\x03\0\0\0cpuK\x10tQK\0K\x10\x85"
-                             "K\x01\x85\x89)tR."s},
-                {"data/0", std::string(8, '\0')}}))
+        << QByteArray::fromStdString(
+               zipWith({{"data.pkl", "\x80\x02"
+                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                                     "ctorch\nFloatStorage\nX\x01\0\0\0"
+                                     "0X\x03\0\0\0cpuK\x10tQK\0K\x10\x85"
+                                     "K\x01\x85\x89)tR."s},
+                        {"data/0", std::string(8, '\0')}}))
         << "holds 8 bytes but 64 are declared";
     QTest::newRow("view beyond storage")
-        << QByteArray::fromStdString(zipWith(
-               {{"data.pkl", "\x80\x02" "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
-                             "ctorch\nFloatStorage\nX\x01\0\0\0" "0X\x03\0\0\0cpuK\x02tQK\0K\x10\x85"
-                             "K\x01\x85\x89)tR."s},
-                {"data/0", std::string(8, '\0')}}))
+        << QByteArray::fromStdString(
+               zipWith({{"data.pkl", "\x80\x02"
+                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                                     "ctorch\nFloatStorage\nX\x01\0\0\0"
+                                     "0X\x03\0\0\0cpuK\x02tQK\0K\x10\x85"
+                                     "K\x01\x85\x89)tR."s},
+                        {"data/0", std::string(8, '\0')}}))
         << "reaches element 15 of a storage holding 2";
 }
 
@@ -196,9 +203,13 @@ void TestCheckpoint::badConfigs() {
     expectError([&] { courseConfig(sd, 1004, 2, Layout::Course2021); },
                 "embedding.weight has 12 rows but the vocabulary has 1004 words");
     expectError([&] { Vocabulary(std::vector<std::string>{}); }, "vocabulary is empty");
-    expectError([&] { Vocabulary(std::vector<std::string>{"a", "b"}); }, "lacks the special token <NULL>");
+    expectError(
+        [&] {
+            Vocabulary(std::vector<std::string>{"a", "b"});
+        },
+        "lacks the special token <NULL>");
     auto ck = imported("2021");
-    ck.stateDict.erase(ck.stateDict.begin() + 10);  // drop a key
+    ck.stateDict.erase(ck.stateDict.begin() + 10); // drop a key
     expectError([&] { buildModel(ck, 0); }, "lacks the key");
     ck = imported("2021");
     ck.stateDict[0].second = torch::zeros({3, 3});
@@ -213,9 +224,11 @@ void TestCheckpoint::badConfigs() {
     writeCheckpoint(path("h.pt"), ck);
     auto root = pickle::loadFile(path("h.pt"));
     for (auto& [k, v] : *root.find("config")->pairs)
-        if (k.s == "num_heads") v = pickle::Value::integer(5);
+        if (k.s == "num_heads")
+            v = pickle::Value::integer(5);
     pickle::saveFile(path("h5.pt"), root);
-    expectError([&] { Captioner::open(path("h5.pt")); }, "head count 5 does not divide the width 16");
+    expectError([&] { Captioner::open(path("h5.pt")); },
+                "head count 5 does not divide the width 16");
     expectError([&] { Captioner::open(path("missing.pt")); }, "no such file");
     expectError([&] { Captioner::open(cltest::dataPath("course_2021.pt")); },
                 "bare course state_dict; convert it first");

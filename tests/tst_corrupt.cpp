@@ -5,8 +5,8 @@
 
 #include "captioner.h"
 #include "checkpoint.h"
-#include "model_io.h"
 #include "image_loader.h"
+#include "model_io.h"
 #include "npy.h"
 #include "vocab_json.h"
 
@@ -29,8 +29,10 @@ std::string readBytes(const std::string& path) {
 // `flips` single-bit flips, and 40 splices (a chunk copied over another place).
 std::vector<std::string> mutations(const std::string& good, int flips) {
     std::vector<std::string> out;
-    for (int k = 0; k < 48; ++k) out.push_back(good.substr(0, good.size() * k / 48));
-    for (size_t k = 1; k < std::min<size_t>(64, good.size()); ++k) out.push_back(good.substr(0, k));
+    for (int k = 0; k < 48; ++k)
+        out.push_back(good.substr(0, good.size() * k / 48));
+    for (size_t k = 1; k < std::min<size_t>(64, good.size()); ++k)
+        out.push_back(good.substr(0, k));
     std::mt19937_64 rng(1234);
     for (int k = 0; k < flips; ++k) {
         std::string m = good;
@@ -60,7 +62,8 @@ Tally runAll(const std::string& good, int flips, const QString& path,
              const std::function<void(const std::string&)>& load) {
     Tally t;
     for (const auto& m : mutations(good, flips)) {
-        std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc).write(m.data(), long(m.size()));
+        std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc)
+            .write(m.data(), long(m.size()));
         ++t.cases;
         try {
             load(path.toStdString());
@@ -69,7 +72,8 @@ Tally runAll(const std::string& good, int flips, const QString& path,
             throw;
         } catch (const std::exception& e) {
             ++t.errors;
-            if (std::string(e.what()).empty()) throw Broken("an error without a message");
+            if (std::string(e.what()).empty())
+                throw Broken("an error without a message");
         }
     }
     return t;
@@ -77,11 +81,11 @@ Tally runAll(const std::string& good, int flips, const QString& path,
 
 int totalCases = 0;
 
-}  // namespace
+} // namespace
 
 class TestCorrupt : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void ourCheckpoint();
     void courseStateDict();
     void npyFeatures();
@@ -89,14 +93,15 @@ private slots:
     void images();
     void cleanupTestCase() { qInfo("corrupt-input cases run: %d", totalCases); }
 
-private:
+  private:
     QTemporaryDir m_dir;
 };
 
 void TestCorrupt::ourCheckpoint() {
     Checkpoint ck;
     ck.stateDict = readStateDict(cltest::dataPath("course_2021.pt"));
-    ck.vocab = {"<NULL>", "<START>", "<END>", "<UNK>", "a", "red", "blue", "circle", "square", "left", "of", "right"};
+    ck.vocab = {"<NULL>", "<START>", "<END>",  "<UNK>", "a",  "red",
+                "blue",   "circle",  "square", "left",  "of", "right"};
     ck.config = courseConfig(ck.stateDict, 12, 2, Layout::Course2021);
     writeCheckpoint(m_dir.filePath("good.pt").toStdString(), ck);
     const auto good = readBytes(m_dir.filePath("good.pt").toStdString());
@@ -108,7 +113,8 @@ void TestCorrupt::ourCheckpoint() {
     });
     totalCases += t.cases;
     // Every truncation (48 + 63 cases) breaks the zip; flips inside tensor data may load fine.
-    QVERIFY2(t.errors >= 48 + 63, qPrintable(QString("%1 errors of %2").arg(t.errors).arg(t.cases)));
+    QVERIFY2(t.errors >= 48 + 63,
+             qPrintable(QString("%1 errors of %2").arg(t.errors).arg(t.cases)));
     QVERIFY(t.loaded >= 1);
 }
 
@@ -127,20 +133,21 @@ void TestCorrupt::courseStateDict() {
 
 void TestCorrupt::npyFeatures() {
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
+    while ((10 + header.size() + 1) % 64)
+        header += ' ';
     header += '\n';
-    std::string good = std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + char(0) + header +
-                       std::string(48, '\x3f');
-    const auto t = runAll(good, 200, m_dir.filePath("f.npy"), [](const std::string& p) { readNpy(p); });
+    std::string good = std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + char(0) +
+                       header + std::string(48, '\x3f');
+    const auto t =
+        runAll(good, 200, m_dir.filePath("f.npy"), [](const std::string& p) { readNpy(p); });
     totalCases += t.cases;
     QVERIFY(t.errors > 0 && t.loaded > 0);
 }
 
 void TestCorrupt::vocabularyJson() {
     const auto good = readBytes(cltest::dataPath("tiny_vocab.json"));
-    const auto t = runAll(good, 200, m_dir.filePath("v.json"), [](const std::string& p) {
-        Vocabulary(readVocabJson(p));
-    });
+    const auto t = runAll(good, 200, m_dir.filePath("v.json"),
+                          [](const std::string& p) { Vocabulary(readVocabJson(p)); });
     totalCases += t.cases;
     QVERIFY(t.errors > 0);
 }
@@ -152,12 +159,14 @@ void TestCorrupt::images() {
         const QString path = m_dir.filePath(QString("good.") + format);
         QVERIFY(img.save(path, format));
         const auto good = readBytes(path.toStdString());
-        const auto t = runAll(good, 150, m_dir.filePath(QString("m.") + format), [](const std::string& p) {
-            const auto loaded = loadImage(QString::fromStdString(p));
-            if (!loaded.ok()) throw std::runtime_error(loaded.error.toStdString());
-            if (loaded.rgb.pixels.size() != size_t(loaded.rgb.width * loaded.rgb.height * 3))
-                throw Broken("pixel buffer does not match the image size");
-        });
+        const auto t =
+            runAll(good, 150, m_dir.filePath(QString("m.") + format), [](const std::string& p) {
+                const auto loaded = loadImage(QString::fromStdString(p));
+                if (!loaded.ok())
+                    throw std::runtime_error(loaded.error.toStdString());
+                if (loaded.rgb.pixels.size() != size_t(loaded.rgb.width * loaded.rgb.height * 3))
+                    throw Broken("pixel buffer does not match the image size");
+            });
         totalCases += t.cases;
         QVERIFY(t.errors > 0);
     }

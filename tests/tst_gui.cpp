@@ -3,8 +3,8 @@
 #include "attention_panel.h"
 #include "attention_tile.h"
 #include "caption_panel.h"
-#include "heatmap_plot.h"
 #include "gui_fixture.h"
+#include "heatmap_plot.h"
 #include "selection.h"
 #include "word_chips.h"
 
@@ -13,10 +13,9 @@
 
 using namespace cl;
 
-
 class TestGui : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void init();
     void cleanup();
     void captionMatchesCli();
@@ -28,14 +27,18 @@ private slots:
     void longThenShortCaption();
     void exportsPngAndCsv();
 
-private:
+  private:
     bool openAndWait(const QString& image) { return m_f.openAndWait(image); }
     QString saveScene(quint64 seed) { return m_f.saveScene(seed); }
     cltest::GuiFixture m_f;
 };
 
-void TestGui::init() { QVERIFY(m_f.start()); }
-void TestGui::cleanup() { m_f.stop(); }
+void TestGui::init() {
+    QVERIFY(m_f.start());
+}
+void TestGui::cleanup() {
+    m_f.stop();
+}
 
 void TestGui::captionMatchesCli() {
     const QString image = saveScene(42);
@@ -54,14 +57,14 @@ void TestGui::attentionGridHasEveryHead() {
     QVERIFY(openAndWait(saveScene(7)));
     const auto& c = m_f.window->model().config;
     auto* panel = m_f.window->attentionPanel();
-    QCOMPARE(panel->thumbnailCount(), int(c.numLayers * (c.numHeads + 1)));  // + average column
+    QCOMPARE(panel->thumbnailCount(), int(c.numLayers * (c.numHeads + 1))); // + average column
     for (int l = 0; l < c.numLayers; ++l)
         for (int h = 0; h < c.numHeads; ++h) {
             auto* plot = panel->thumbnail(l, h);
             QVERIFY(plot);
             const int t = int(m_f.window->view().trace.steps.size());
             QCOMPARE(plot->rows(), t);
-            QVERIFY(plot->describeCell(0, 1).contains("masked"));  // causal mask is empty
+            QVERIFY(plot->describeCell(0, 1).contains("masked")); // causal mask is empty
         }
     QCOMPARE(panel->crossTileCount(), int(c.numLayers * (c.numHeads + 1)));
     QCOMPARE(panel->stripTileCount(), int(m_f.window->view().trace.steps.size()));
@@ -79,7 +82,7 @@ void TestGui::clickingAWordChangesTheOverlay() {
     QTest::mouseClick(chips->chip(0), Qt::LeftButton);
     QCOMPARE(m_f.window->selection()->step(), 0);
     const QImage before = panel->imageTile()->composed();
-    QTest::mouseClick(chips->chip(3), Qt::LeftButton);  // the first shape word
+    QTest::mouseClick(chips->chip(3), Qt::LeftButton); // the first shape word
     QCOMPARE(m_f.window->selection()->step(), 3);
     const QImage after = panel->imageTile()->composed();
     QCOMPARE(after.size(), before.size());
@@ -124,11 +127,12 @@ void TestGui::corruptCheckpointKeepsPreviousModel() {
 
 void TestGui::survivesRapidSwitches() {
     QSignalSpy updates(m_f.window.get(), &ui::MainWindow::viewUpdated);
-    for (quint64 seed = 100; seed < 150; ++seed) m_f.window->openRandomScene(seed);
+    for (quint64 seed = 100; seed < 150; ++seed)
+        m_f.window->openRandomScene(seed);
     QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy(), 60000);
     QVERIFY(updates.count() >= 1);
-    QVERIFY(updates.count() < 50);  // superseded requests were dropped, not all drawn
-    QCOMPARE(m_f.window->view().imageName, QString("scene 149"));  // the last request wins
+    QVERIFY(updates.count() < 50); // superseded requests were dropped, not all drawn
+    QCOMPARE(m_f.window->view().imageName, QString("scene 149")); // the last request wins
     const QString last = saveScene(149);
     const QString shown = QString::fromStdString(m_f.window->view().trace.text());
     QVERIFY(openAndWait(last));
@@ -138,15 +142,15 @@ void TestGui::survivesRapidSwitches() {
 void TestGui::longThenShortCaption() {
     // Regression: the last word of a long caption selected, then a short caption arrives (and
     // back): every panel must clamp the step (this once threw out_of_range).
-    QVERIFY(openAndWait(saveScene(2)));  // three objects: 15 words
+    QVERIFY(openAndWait(saveScene(2))); // three objects: 15 words
     const int longSteps = int(m_f.window->view().trace.steps.size());
     m_f.window->selection()->setStep(longSteps - 1);
     for (const QString panel : {"caption", "attention", "pe", "decode"}) {
         m_f.window->showPanel(panel);
-        QVERIFY(openAndWait(saveScene(1)));  // one object: 4 words
+        QVERIFY(openAndWait(saveScene(1))); // one object: 4 words
         QVERIFY(int(m_f.window->view().trace.steps.size()) < longSteps);
         QVERIFY(m_f.window->selection()->step() < int(m_f.window->view().trace.steps.size()));
-        m_f.window->selection()->setStep(longSteps + 3);  // beyond this caption: panels clamp
+        m_f.window->selection()->setStep(longSteps + 3); // beyond this caption: panels clamp
         QVERIFY(openAndWait(saveScene(2)));
         m_f.window->selection()->setStep(longSteps - 1);
     }

@@ -15,9 +15,11 @@ namespace {
 
 std::string npy(const std::string& descr, const std::string& shape, const std::string& data,
                 bool fortran = false) {
-    std::string header = "{'descr': '" + descr + "', 'fortran_order': " +
-                         (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
+    std::string header = "{'descr': '" + descr +
+                         "', 'fortran_order': " + (fortran ? "True" : "False") +
+                         ", 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64)
+        header += ' ';
     header += '\n';
     std::string out = "\x93NUMPY\x01";
     out += '\0';
@@ -32,11 +34,11 @@ std::string floats(std::initializer_list<float> v) {
     return s;
 }
 
-}  // namespace
+} // namespace
 
 class TestInputs : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void npyReads();
     void npyErrors_data();
     void npyErrors();
@@ -73,11 +75,11 @@ void TestInputs::npyErrors_data() {
                         << "3 dimensions";
     QTest::newRow("truncated data")
         << QByteArray::fromStdString(npy("<f4", "(100, 512)", floats({1, 2}))) << "truncated";
-    QTest::newRow("huge shape")
-        << QByteArray::fromStdString(npy("<f4", "(999999999999, 999999999999)", floats({1})))
-        << "truncated";
-    QTest::newRow("truncated header") << QByteArray("\x93NUMPY\x01\0\xff\x00{'descr'", 18)
-                                      << "header is truncated";
+    QTest::newRow("huge shape") << QByteArray::fromStdString(
+                                       npy("<f4", "(999999999999, 999999999999)", floats({1})))
+                                << "truncated";
+    QTest::newRow("truncated header")
+        << QByteArray("\x93NUMPY\x01\0\xff\x00{'descr'", 18) << "header is truncated";
 }
 
 void TestInputs::npyErrors() {
@@ -100,9 +102,12 @@ void TestInputs::vocabReads() {
 void TestInputs::vocabErrors_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("not json") << "{oops" << "not valid JSON";
-    QTest::newRow("no list") << R"({"word_to_idx": {}})" << "lacks \"idx_to_word\"";
-    QTest::newRow("wrong type") << R"({"idx_to_word": ["a", 3]})" << "[1] is not a string";
+    QTest::newRow("not json") << "{oops"
+                              << "not valid JSON";
+    QTest::newRow("no list") << R"({"word_to_idx": {}})"
+                             << "lacks \"idx_to_word\"";
+    QTest::newRow("wrong type") << R"({"idx_to_word": ["a", 3]})"
+                                << "[1] is not a string";
     QTest::newRow("disagree") << R"({"idx_to_word": ["a", "b"], "word_to_idx": {"a": 1, "b": 0}})"
                               << "disagrees";
 }
@@ -139,7 +144,7 @@ void TestInputs::imageFormats() {
     }
     QCOMPARE(int(loadImage(dir.filePath("gray.png")).rgb.pixels[0]), 200);
     QCOMPARE(int(loadImage(dir.filePath("deep.png")).rgb.pixels[2]), 30);
-    QCOMPARE(int(loadImage(dir.filePath("alpha.png")).rgb.pixels[1]), 255);  // over white
+    QCOMPARE(int(loadImage(dir.filePath("alpha.png")).rgb.pixels[1]), 255); // over white
 }
 
 void TestInputs::imageErrors() {

@@ -11,11 +11,14 @@ using namespace cl;
 
 namespace {
 
-pickle::Value load(const char* name) { return pickle::loadFile(cltest::dataPath(name)); }
+pickle::Value load(const char* name) {
+    return pickle::loadFile(cltest::dataPath(name));
+}
 
 torch::Tensor get(const pickle::Value& d, const std::string& key) {
     const auto* v = d.find(key);
-    if (!v || v->kind != pickle::Value::Kind::Tensor) throw std::runtime_error("golden lacks " + key);
+    if (!v || v->kind != pickle::Value::Kind::Tensor)
+        throw std::runtime_error("golden lacks " + key);
     return v->tensor;
 }
 
@@ -36,11 +39,11 @@ Tiny tinyModel(const std::string& layout) {
     return t;
 }
 
-}  // namespace
+} // namespace
 
 class TestReference : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void multiHeadAttention();
     void positionalEncoding();
     void positionalEncodingInvariants();
@@ -118,9 +121,9 @@ void TestReference::decoderLayerWithGridMemory() {
     torch::NoGradGuard ng;
     LayerAttention w;
     auto out = t.model->transformer->layer(0).forward(get(g, "layer_x"), get(g, "layer_memory"),
-                                                     torch::tril(torch::ones({6, 6})), &w);
+                                                      torch::tril(torch::ones({6, 6})), &w);
     CL_COMPARE_TENSORS(out, get(g, "layer_out"), 1e-5);
-    QCOMPARE(w.cross.sizes(), (c10::IntArrayRef{3, 2, 6, 9}));  // (N, H, T, M)
+    QCOMPARE(w.cross.sizes(), (c10::IntArrayRef{3, 2, 6, 9})); // (N, H, T, M)
 }
 
 void TestReference::greedyMatchesSeedSample() {
@@ -129,7 +132,7 @@ void TestReference::greedyMatchesSeedSample() {
     const auto g = load(("golden_" + layout.toStdString() + ".pt").c_str());
     DecodeOptions opt;
     opt.maxLength = 10;
-    opt.stopAtEnd = false;  // the seed's sample() never stops at <END>
+    opt.stopAtEnd = false; // the seed's sample() never stops at <END>
     torch::NoGradGuard ng;
     const auto traces = greedyDecode(*t.model, t.model->memory(get(g, "features")), t.vocab, opt);
     const auto expected = get(g, "sample_tokens");
@@ -145,7 +148,7 @@ void TestReference::cachedDecodeMatchesFullRerun() {
     QFETCH(QString, layout);
     auto t = tinyModel(layout.toStdString());
     torch::manual_seed(3);
-    const auto memory = torch::randn({2, 9, 16});  // a grid memory: cross rows are non-trivial
+    const auto memory = torch::randn({2, 9, 16}); // a grid memory: cross rows are non-trivial
     DecodeOptions opt;
     opt.maxLength = 12;
     opt.stopAtEnd = false;
@@ -177,17 +180,19 @@ void TestReference::stateDictKeyNames() {
     c.maxLength = 12;
     CaptioningTransformer m(c, 0);
     std::vector<std::string> keys;
-    for (const auto& [k, v] : stateDictOf(*m)) keys.push_back(k);
+    for (const auto& [k, v] : stateDictOf(*m))
+        keys.push_back(k);
     auto has = [&](const std::string& k) { return std::count(keys.begin(), keys.end(), k) == 1; };
     QVERIFY(has("transformer.layers.1.multihead_attn.proj.bias"));
     QVERIFY(has("transformer.layers.0.linear1.weight"));
     QVERIFY(has("transformer.layers.0.norm3.weight"));
     QVERIFY(has("positional_encoding.pe"));
-    QCOMPARE(keys.size(), size_t(58 - 0));  // the notebook's 58 tensors (2 layers)
+    QCOMPARE(keys.size(), size_t(58 - 0)); // the notebook's 58 tensors (2 layers)
     c.layout = Layout::Course2025;
     CaptioningTransformer m2(c, 0);
     keys.clear();
-    for (const auto& [k, v] : stateDictOf(*m2)) keys.push_back(k);
+    for (const auto& [k, v] : stateDictOf(*m2))
+        keys.push_back(k);
     QVERIFY(has("transformer.layers.1.cross_attn.query.weight"));
     QVERIFY(has("transformer.layers.0.ffn.fc2.bias"));
     QVERIFY(has("transformer.layers.0.norm_cross.weight"));

@@ -13,7 +13,7 @@ using namespace cl;
 
 class TestShapes : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void deterministicScenes();
     void groundTruthAndCaptions();
     void bleuMatchesHandComputed();
@@ -48,8 +48,8 @@ void TestShapes::groundTruthAndCaptions() {
         for (size_t i = 0; i < n; ++i) {
             const auto& o = s.spec.objects[i];
             const auto& c = s.captions[0];
-            QVERIFY(c.find(sizeName(o.size) + " " + colourName(o.colour) + " " + shapeName(o.shape)) !=
-                    std::string::npos);
+            QVERIFY(c.find(sizeName(o.size) + " " + colourName(o.colour) + " " +
+                           shapeName(o.shape)) != std::string::npos);
             // The mask lies inside the box and is not empty.
             int64_t area = 0;
             const Box b = o.box();
@@ -77,8 +77,8 @@ void TestShapes::bleuMatchesHandComputed() {
     // One word changed: p1 9/10, p2 7/9, p3 6/8, p4 5/7; no brevity penalty.
     W cand = ref;
     cand[8] = "green";
-    const double expected = std::exp((std::log(0.9) + std::log(7.0 / 9) + std::log(6.0 / 8) +
-                                      std::log(5.0 / 7)) / 4);
+    const double expected =
+        std::exp((std::log(0.9) + std::log(7.0 / 9) + std::log(6.0 / 8) + std::log(5.0 / 7)) / 4);
     QVERIFY(std::abs(corpusBleu4({cand}, {{ref}}) - expected) < 1e-12);
     // Shorter candidate: brevity penalty exp(1 - 10/4).
     const W shortCand = {"a", "small", "red", "circle"};
@@ -86,7 +86,8 @@ void TestShapes::bleuMatchesHandComputed() {
 }
 
 void TestShapes::parseMentions() {
-    const auto ms = cl::parseMentions({"a", "large", "red", "star", "above", "a", "small", "blue", "circle"});
+    const auto ms =
+        cl::parseMentions({"a", "large", "red", "star", "above", "a", "small", "blue", "circle"});
     QCOMPARE(ms.size(), size_t(2));
     QCOMPARE(ms[1].colour, std::string("blue"));
     QCOMPARE(ms[1].shapeStep, int64_t(8));
@@ -130,15 +131,16 @@ void TestShapes::resumeAfterKill() {
     o.saveEvery = 10;
     o.out = dir.filePath("run.pt").toStdString();
     o.onProgress = [](const TrainProgress& p) {
-        if (p.step == 13) throw std::runtime_error("killed");  // after the step-10 checkpoint
+        if (p.step == 13)
+            throw std::runtime_error("killed"); // after the step-10 checkpoint
     };
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, trainShapes(o));
     const auto mid = readCheckpoint(o.out);
     QCOMPARE(mid.meta.steps, int64_t(10));
-    QVERIFY(!mid.trainState.empty());  // optimiser moments saved for the resume
+    QVERIFY(!mid.trainState.empty()); // optimiser moments saved for the resume
     TrainOptions r = o;
     r.resume = o.out;
-    r.width = 999;  // ignored: the checkpoint's config wins
+    r.width = 999; // ignored: the checkpoint's config wins
     std::vector<int64_t> steps;
     r.onProgress = [&](const TrainProgress& p) { steps.push_back(p.step); };
     trainShapes(r);
@@ -147,7 +149,7 @@ void TestShapes::resumeAfterKill() {
     const auto done = readCheckpoint(o.out);
     QCOMPARE(done.meta.steps, int64_t(20));
     QCOMPARE(done.config.wordvecDim, int64_t(32));
-    QVERIFY(done.trainState.empty());  // final files are lean
+    QVERIFY(done.trainState.empty()); // final files are lean
 }
 
 void TestShapes::shippedDefaultModel() {

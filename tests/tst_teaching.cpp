@@ -16,7 +16,7 @@ using namespace cl;
 
 class TestTeaching : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void init() { QVERIFY(m_f.start()); }
     void cleanup() { m_f.stop(); }
     void peHeatmapFollowsTheSeedFormula();
@@ -25,7 +25,7 @@ private slots:
     void forcingMatchesCliForcePrefix();
     void removingPositionalEncodingChangesTheModel();
 
-private:
+  private:
     cltest::GuiFixture m_f;
 };
 
@@ -41,10 +41,15 @@ void TestTeaching::peHeatmapFollowsTheSeedFormula() {
         const double angle = pos * std::pow(10000.0, -double(dim - dim % 2) / 64);
         const double expected = dim % 2 ? std::cos(angle) : std::sin(angle);
         QVERIFY2(std::abs(data->cell(dim, pos) - expected) < 1e-5,
-                 qPrintable(QString("pos %1 dim %2: %3 vs %4").arg(pos).arg(dim).arg(data->cell(dim, pos)).arg(expected)));
+                 qPrintable(QString("pos %1 dim %2: %3 vs %4")
+                                .arg(pos)
+                                .arg(dim)
+                                .arg(data->cell(dim, pos))
+                                .arg(expected)));
     }
     QCOMPARE(pe->similarity()->rows(), 40);
-    QVERIFY(std::abs(pe->similarity()->colorMap()->data()->cell(7, 7) - 1.0) < 1e-5);  // cosine with itself
+    QVERIFY(std::abs(pe->similarity()->colorMap()->data()->cell(7, 7) - 1.0) <
+            1e-5); // cosine with itself
     QCOMPARE(pe->lines()->graphCount(), 4);
 }
 
@@ -54,9 +59,10 @@ void TestTeaching::steppingShowsTheTraceTopK() {
     const auto& trace = m_f.window->view().trace;
     d->first();
     QCOMPARE(d->step(), 0);
-    for (int t = 0; t < 3; ++t) d->next();
+    for (int t = 0; t < 3; ++t)
+        d->next();
     QCOMPARE(d->step(), 3);
-    QCOMPARE(m_f.window->selection()->step(), 3);  // in step with the other panels
+    QCOMPARE(m_f.window->selection()->step(), 3); // in step with the other panels
     const auto shown = d->candidates();
     const auto& topK = trace.steps[3].topK;
     QVERIFY(shown.size() >= topK.size());
@@ -75,8 +81,8 @@ void TestTeaching::temperatureReshapesButKeepsOrder() {
     const auto cold = d->candidates();
     d->setTemperature(3.0);
     const auto hot = d->candidates();
-    QCOMPARE(hot.front().first, cold.front().first);  // greedy still takes the argmax
-    QVERIFY(hot.front().second < cold.front().second);  // a flatter distribution
+    QCOMPARE(hot.front().first, cold.front().first);   // greedy still takes the argmax
+    QVERIFY(hot.front().second < cold.front().second); // a flatter distribution
     d->setTemperature(1.0);
 }
 
@@ -85,8 +91,8 @@ void TestTeaching::forcingMatchesCliForcePrefix() {
     QVERIFY(m_f.openAndWait(image));
     auto* d = m_f.window->decodePanel();
     d->first();
-    d->next();  // step 1: the size word
-    const QString forced = d->candidates()[1].first;  // the runner-up
+    d->next();                                       // step 1: the size word
+    const QString forced = d->candidates()[1].first; // the runner-up
     const QString first = QString::fromStdString(m_f.window->view().trace.steps[0].token);
     d->forceCandidate(1);
     QTRY_VERIFY_WITH_TIMEOUT(d->showingBranch(), 30000);
@@ -97,7 +103,8 @@ void TestTeaching::forcingMatchesCliForcePrefix() {
                        first + " " + forced, image});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
-    const auto tokens = QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["tokens"].toArray();
+    const auto tokens =
+        QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["tokens"].toArray();
     QCOMPARE(tokens.size(), qsizetype(branch.steps.size()));
     for (int i = 0; i < tokens.size(); ++i)
         QCOMPARE(tokens[i].toString(), QString::fromStdString(branch.steps[i].token));

@@ -21,20 +21,20 @@ CaptionTrace tinyTrace() {
     t.gridSide = 2;
     DecodeStep a;
     a.token = "red";
-    a.selfAttn = {1.f, 1.f};  // [head][1]
+    a.selfAttn = {1.f, 1.f}; // [head][1]
     a.crossAttn = {1, 0, 0, 0, 0.25f, 0.25f, 0.25f, 0.25f};
     DecodeStep b;
     b.token = "<END>";
-    b.selfAttn = {0.5f, 0.5f, 0.f, 1.f};  // head 0: [0.5 0.5], head 1: [0 1]
+    b.selfAttn = {0.5f, 0.5f, 0.f, 1.f}; // head 0: [0.5 0.5], head 1: [0 1]
     b.crossAttn = {0, 0, 0, 1, 0, 1, 0, 0};
     t.steps = {a, b};
     return t;
 }
-}  // namespace
+} // namespace
 
 class TestUiLogic : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void viridisEnds();
     void colourRanges();
     void overlayFollowsAttention();
@@ -48,7 +48,7 @@ private slots:
 void TestUiLogic::viridisEnds() {
     QCOMPARE(viridis(0.0), QColor(68, 1, 84));
     QCOMPARE(viridis(1.0), QColor(253, 231, 37));
-    QCOMPARE(viridis(7.0), viridis(1.0));  // clamped
+    QCOMPARE(viridis(7.0), viridis(1.0)); // clamped
     QVERIFY(viridis(0.5).green() > viridis(0.25).green());
 }
 
@@ -67,7 +67,7 @@ void TestUiLogic::overlayFollowsAttention() {
     QCOMPARE(out.size(), grey.size());
     QVERIFY(qRed(out.pixel(2, 2)) > 200 && qBlue(out.pixel(2, 2)) < 80);
     const QRgb far = out.pixel(61, 61);
-    QVERIFY(qBlue(far) < 128 || qRed(far) < 128);  // dark viridis end, partly blended
+    QVERIFY(qBlue(far) < 128 || qRed(far) < 128); // dark viridis end, partly blended
     QVERIFY(attentionOverlay(grey, {0, 0, 0, 1}, 2, 1.0, {0, 1}) != out);
     QCOMPARE(attentionOverlay(grey, {1, 0, 0, 0}, 2, 0.0, {0, 1}).pixel(2, 2), grey.pixel(2, 2));
 }
@@ -76,7 +76,7 @@ void TestUiLogic::selfMatrixMasksTheFuture() {
     const auto m = selfMatrix(tinyTrace(), 0, 1);
     QCOMPARE(m.size(), size_t(4));
     QCOMPARE(m[0], 1.f);
-    QVERIFY(std::isnan(m[1]));  // query 0 cannot see key 1
+    QVERIFY(std::isnan(m[1])); // query 0 cannot see key 1
     QCOMPARE(m[2], 0.f);
     QCOMPARE(m[3], 1.f);
 }
@@ -93,7 +93,7 @@ void TestUiLogic::entropy() {
     // Uniform over 4 = 2 bits; one-hot = 0 bits; NaN cells ignored.
     QCOMPARE(meanEntropyBits({0.25f, 0.25f, 0.25f, 0.25f}, 1, 4), 2.0);
     QCOMPARE(meanEntropyBits({1.f, NAN}, 1, 2), 0.0);
-    QCOMPARE(crossEntropyBits(tinyTrace(), 0, 1), 1.0);  // rows: uniform (2 bits), one-hot (0)
+    QCOMPARE(crossEntropyBits(tinyTrace(), 0, 1), 1.0); // rows: uniform (2 bits), one-hot (0)
 }
 
 void TestUiLogic::labelsAndFocus() {
@@ -102,7 +102,7 @@ void TestUiLogic::labelsAndFocus() {
     QCOMPARE(outputTokens(tr), (QStringList{"red", "<END>"}));
     QCOMPARE(headName(0, -1), QString("L1 avg"));
     QCOMPARE(headName(1, 2), QString("L2 H3"));
-    QCOMPARE(mostFocused(tr).step, 0);  // step 0's average peaks at 0.625
+    QCOMPARE(mostFocused(tr).step, 0); // step 0's average peaks at 0.625
 }
 
 void TestUiLogic::selectionClamps() {

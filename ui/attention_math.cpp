@@ -16,31 +16,37 @@ std::vector<float> selfMatrix(const CaptionTrace& tr, int layer, int head) {
                 continue;
             }
             float sum = 0;
-            for (int h = 0; h < tr.heads; ++h) sum += tr.selfWeight(layer, h, q, k);
+            for (int h = 0; h < tr.heads; ++h)
+                sum += tr.selfWeight(layer, h, q, k);
             m[size_t(q) * t + k] = sum / tr.heads;
         }
     return m;
 }
 
 std::vector<float> crossRow(const CaptionTrace& tr, int layer, int head, int step) {
-    if (step < 0 || step >= int(tr.steps.size())) return {};
-    if (head >= 0) return tr.crossRow(layer, head, step);
+    if (step < 0 || step >= int(tr.steps.size()))
+        return {};
+    if (head >= 0)
+        return tr.crossRow(layer, head, step);
     std::vector<float> avg(size_t(tr.memoryTokens), 0.f);
     for (int h = 0; h < tr.heads; ++h) {
         const auto row = tr.crossRow(layer, h, step);
-        for (size_t i = 0; i < row.size(); ++i) avg[i] += row[i] / tr.heads;
+        for (size_t i = 0; i < row.size(); ++i)
+            avg[i] += row[i] / tr.heads;
     }
     return avg;
 }
 
 double meanEntropyBits(const std::vector<float>& m, int rows, int cols) {
-    if (rows <= 0) return 0;
+    if (rows <= 0)
+        return 0;
     double total = 0;
     for (int r = 0; r < rows; ++r) {
         double h = 0;
         for (int c = 0; c < cols; ++c) {
             const double p = m[size_t(r) * cols + c];
-            if (std::isfinite(p) && p > 0) h -= p * std::log2(p);
+            if (std::isfinite(p) && p > 0)
+                h -= p * std::log2(p);
         }
         total += h;
     }
@@ -59,7 +65,8 @@ double crossEntropyBits(const CaptionTrace& tr, int layer, int head) {
 Focus mostFocused(const CaptionTrace& tr) {
     Focus best{0, int(tr.layers) - 1};
     float peak = -1;
-    if (tr.memoryTokens <= 1) return best;
+    if (tr.memoryTokens <= 1)
+        return best;
     for (int t = 0; t < int(tr.steps.size()); ++t)
         for (int l = 0; l < tr.layers; ++l) {
             const auto row = crossRow(tr, l, -1, t);
@@ -74,13 +81,15 @@ Focus mostFocused(const CaptionTrace& tr) {
 
 QStringList inputTokens(const CaptionTrace& tr) {
     QStringList out{"<START>"};
-    for (size_t i = 0; i + 1 < tr.steps.size(); ++i) out << QString::fromStdString(tr.steps[i].token);
+    for (size_t i = 0; i + 1 < tr.steps.size(); ++i)
+        out << QString::fromStdString(tr.steps[i].token);
     return out;
 }
 
 QStringList outputTokens(const CaptionTrace& tr) {
     QStringList out;
-    for (const auto& s : tr.steps) out << QString::fromStdString(s.token);
+    for (const auto& s : tr.steps)
+        out << QString::fromStdString(s.token);
     return out;
 }
 
@@ -89,4 +98,4 @@ QString headName(int layer, int head) {
                     : QStringLiteral("L%1 H%2").arg(layer + 1).arg(head + 1);
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

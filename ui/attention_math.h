@@ -31,4 +31,4 @@ QStringList outputTokens(const CaptionTrace& trace);
 // "L1 H2" or "L1 avg" (1-based for people).
 QString headName(int layer, int head);
 
-}  // namespace cl::ui
+} // namespace cl::ui

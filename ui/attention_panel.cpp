@@ -29,7 +29,7 @@ QWidget* scrollable(QLayout* inner, QWidget* parent) {
     scroll->setWidget(host);
     return scroll;
 }
-}  // namespace
+} // namespace
 
 AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     : QWidget(parent), m_selection(selection) {
@@ -45,7 +45,8 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     m_stripTitle = new QLabel(this);
 
     auto* selfBox = new QGroupBox(tr("Masked self-attention: every layer × head (click one; "
-                                     "title shows mean entropy, low = sharp)"), this);
+                                     "title shows mean entropy, low = sharp)"),
+                                  this);
     auto* selfRow = new QHBoxLayout(selfBox);
     selfRow->addWidget(scrollable(m_thumbGrid, selfBox), 1);
     selfRow->addWidget(m_large, 1);
@@ -101,7 +102,8 @@ void AttentionPanel::clearGrid(QGridLayout* grid) {
 void AttentionPanel::rebuild() {
     const int layers = int(m_view.trace.layers), heads = int(m_view.trace.heads);
     const int steps = int(m_view.trace.steps.size());
-    if (layers == m_builtLayers && heads == m_builtHeads && steps == m_builtSteps) return;
+    if (layers == m_builtLayers && heads == m_builtHeads && steps == m_builtSteps)
+        return;
     clearGrid(m_thumbGrid);
     clearGrid(m_crossGrid);
     clearGrid(m_stripGrid);
@@ -111,14 +113,16 @@ void AttentionPanel::rebuild() {
     for (int l = 0; l < layers; ++l)
         for (int h = -1; h < heads; ++h) {
             auto* plot = new HeatmapPlot(HeatmapPlot::Style::Thumbnail);
-            connect(plot, &HeatmapPlot::clicked, this, [this, l, h] { m_selection->setLayerHead(l, h); });
+            connect(plot, &HeatmapPlot::clicked, this,
+                    [this, l, h] { m_selection->setLayerHead(l, h); });
             m_thumbGrid->addWidget(plot, l, h + 1);
             m_thumbs.push_back(plot);
             auto* tile = new AttentionTile;
             QFont small = tile->font();
             small.setPointSizeF(small.pointSizeF() * 0.85);
             tile->setTitleFont(small);
-            connect(tile, &AttentionTile::clicked, this, [this, l, h] { m_selection->setLayerHead(l, h); });
+            connect(tile, &AttentionTile::clicked, this,
+                    [this, l, h] { m_selection->setLayerHead(l, h); });
             m_crossGrid->addWidget(tile, l, h + 1);
             m_crossTiles.push_back(tile);
         }
@@ -143,7 +147,8 @@ void AttentionPanel::setView(const CaptionView& view) {
 }
 
 void AttentionPanel::refresh() {
-    if (!m_view.valid()) return;
+    if (!m_view.valid())
+        return;
     const auto& tr_ = m_view.trace;
     const int steps = int(tr_.steps.size());
     const int sel = std::clamp(m_selection->step(), 0, steps - 1);
@@ -155,7 +160,9 @@ void AttentionPanel::refresh() {
             const auto m = selfMatrix(tr_, l, h);
             auto* plot = thumbnail(l, h);
             plot->setMatrix(m, steps, steps, queries, keys, colourRange(m, autoC));
-            plot->setTitle(QStringLiteral("%1 · %2 bits").arg(headName(l, h)).arg(meanEntropyBits(m, steps, steps), 0, 'f', 2));
+            plot->setTitle(QStringLiteral("%1 · %2 bits")
+                               .arg(headName(l, h))
+                               .arg(meanEntropyBits(m, steps, steps), 0, 'f', 2));
             const bool selected = l == m_selection->layer() && h == m_selection->head();
             plot->setHighlighted(selected);
             plot->setHighlightRow(sel);
@@ -165,7 +172,8 @@ void AttentionPanel::refresh() {
                 m_large->setHighlightRow(sel);
             }
         }
-    if (!m_view.hasSpatialMemory()) return;
+    if (!m_view.hasSpatialMemory())
+        return;
     const int side = int(tr_.gridSide);
     const QString word = QString::fromStdString(tr_.steps.at(sel).token);
     m_crossTitle->setText(tr("Word “%1” (step %2): every layer × head").arg(word).arg(sel + 1));
@@ -174,13 +182,18 @@ void AttentionPanel::refresh() {
             const auto row = crossRow(tr_, l, h, sel);
             auto* tile = m_crossTiles[size_t(l) * (tr_.heads + 1) + h + 1];
             const double bits = crossEntropyBits(tr_, l, h);
-            tile->setContent(m_view.image, row, side, m_selection->opacity(), colourRange(row, autoC),
+            tile->setContent(m_view.image, row, side, m_selection->opacity(),
+                             colourRange(row, autoC),
                              QStringLiteral("%1 %2b").arg(headName(l, h)).arg(bits, 0, 'f', 1));
-            tile->setToolTip(tr("%1: mean cross-attention entropy %2 bits over the caption (max %3)")
-                                 .arg(headName(l, h)).arg(bits, 0, 'f', 2).arg(std::log2(double(tr_.memoryTokens)), 0, 'f', 1));
+            tile->setToolTip(
+                tr("%1: mean cross-attention entropy %2 bits over the caption (max %3)")
+                    .arg(headName(l, h))
+                    .arg(bits, 0, 'f', 2)
+                    .arg(std::log2(double(tr_.memoryTokens)), 0, 'f', 1));
             tile->setHighlighted(l == m_selection->layer() && h == m_selection->head());
         }
-    m_stripTitle->setText(tr("%1: every word").arg(headName(m_selection->layer(), m_selection->head())));
+    m_stripTitle->setText(
+        tr("%1: every word").arg(headName(m_selection->layer(), m_selection->head())));
     for (int t = 0; t < steps; ++t) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
         m_stripTiles[t]->setContent(m_view.image, row, side, m_selection->opacity(),
@@ -190,13 +203,15 @@ void AttentionPanel::refresh() {
 }
 
 QString AttentionPanel::selectedMatrixCsv() const {
-    if (!m_view.valid()) return {};
+    if (!m_view.valid())
+        return {};
     const auto& tr_ = m_view.trace;
     const int steps = int(tr_.steps.size());
     const auto m = selfMatrix(tr_, m_selection->layer(), m_selection->head());
     const QStringList keys = inputTokens(tr_), queries = outputTokens(tr_);
     QString csv = QStringLiteral("query\\key");
-    for (const auto& k : keys) csv += ',' + k;
+    for (const auto& k : keys)
+        csv += ',' + k;
     csv += '\n';
     for (int q = 0; q < steps; ++q) {
         csv += queries[q];
@@ -209,4 +224,4 @@ QString AttentionPanel::selectedMatrixCsv() const {
     return csv;
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

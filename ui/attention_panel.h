@@ -20,19 +20,19 @@ class Selection;
 
 class AttentionPanel final : public QWidget {
     Q_OBJECT
-public:
+  public:
     AttentionPanel(Selection* selection, QWidget* parent = nullptr);
     void setView(const CaptionView& view);
 
     int thumbnailCount() const { return static_cast<int>(m_thumbs.size()); }
-    HeatmapPlot* thumbnail(int layer, int head) const;  // head -1: the average column
+    HeatmapPlot* thumbnail(int layer, int head) const; // head -1: the average column
     HeatmapPlot* largePlot() const { return m_large; }
     int crossTileCount() const { return static_cast<int>(m_crossTiles.size()); }
     int stripTileCount() const { return static_cast<int>(m_stripTiles.size()); }
     // The selected (layer, head)'s self-attention matrix as CSV (rows: queries).
     QString selectedMatrixCsv() const;
 
-private:
+  private:
     void rebuild();
     void refresh();
     void clearGrid(QGridLayout* grid);
@@ -47,10 +47,10 @@ private:
     QLabel* m_crossTitle;
     QLabel* m_stripTitle;
     QStackedWidget* m_crossStack;
-    std::vector<HeatmapPlot*> m_thumbs;        // [layer * (heads + 1) + head + 1]
-    std::vector<AttentionTile*> m_crossTiles;  // same indexing
-    std::vector<AttentionTile*> m_stripTiles;  // one per step
+    std::vector<HeatmapPlot*> m_thumbs;       // [layer * (heads + 1) + head + 1]
+    std::vector<AttentionTile*> m_crossTiles; // same indexing
+    std::vector<AttentionTile*> m_stripTiles; // one per step
     int m_builtLayers = -1, m_builtHeads = -1, m_builtSteps = -1;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

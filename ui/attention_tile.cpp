@@ -30,7 +30,8 @@ void AttentionTile::setTitleFont(const QFont& font) {
 QRect AttentionTile::imageRect() const {
     const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
     const QRect area = rect().adjusted(2, 2, -2, -2 - textH);
-    if (m_composed.isNull()) return {};
+    if (m_composed.isNull())
+        return {};
     const QSize s = m_composed.size().scaled(area.size(), Qt::KeepAspectRatio);
     return {area.x() + (area.width() - s.width()) / 2, area.y(), s.width(), s.height()};
 }
@@ -49,17 +50,20 @@ void AttentionTile::paintEvent(QPaintEvent*) {
         if (textH) {
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QRect(target.x(), target.bottom() + 2, target.width(), textH),
-                       Qt::AlignHCenter | Qt::AlignTop, fontMetrics().elidedText(m_title, Qt::ElideRight, target.width()));
+                       Qt::AlignHCenter | Qt::AlignTop,
+                       fontMetrics().elidedText(m_title, Qt::ElideRight, target.width()));
         }
     }
 }
 
 void AttentionTile::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() != Qt::LeftButton) return;
+    if (event->button() != Qt::LeftButton)
+        return;
     emit clicked();
     const QRect r = imageRect();
     if (r.contains(event->pos()))
-        emit clickedAt(double(event->pos().x() - r.x()) / r.width(), double(event->pos().y() - r.y()) / r.height());
+        emit clickedAt(double(event->pos().x() - r.x()) / r.width(),
+                       double(event->pos().y() - r.y()) / r.height());
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

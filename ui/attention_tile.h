@@ -9,7 +9,7 @@ namespace cl::ui {
 
 class AttentionTile final : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit AttentionTile(QWidget* parent = nullptr);
 
     // grid: side x side weights (empty: the plain image).
@@ -20,19 +20,19 @@ public:
     const QImage& composed() const { return m_composed; }
     QSize sizeHint() const override { return {160, 180}; }
 
-signals:
+  signals:
     void clicked();
-    void clickedAt(double fx, double fy);  // position in the image, as fractions of its size
+    void clickedAt(double fx, double fy); // position in the image, as fractions of its size
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
-private:
+  private:
     QRect imageRect() const;
     QImage m_composed;
     QString m_title;
     bool m_highlighted = false;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -7,13 +7,13 @@
 
 #include <QCheckBox>
 
-#include <algorithm>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace cl::ui {
@@ -69,7 +69,8 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     body->addLayout(side, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_caption);
-    layout->addWidget(new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
+    layout->addWidget(
+        new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
     layout->addWidget(m_chips);
     layout->addLayout(body, 1);
 
@@ -83,34 +84,44 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     });
     connect(m_layer, &QComboBox::activated, this, [this](int i) { m_selection->setLayer(i); });
     connect(m_head, &QComboBox::activated, this, [this](int i) { m_selection->setHead(i - 1); });
-    connect(m_opacity, &QSlider::valueChanged, this, [this](int v) { m_selection->setOpacity(v / 100.0); });
+    connect(m_opacity, &QSlider::valueChanged, this,
+            [this](int v) { m_selection->setOpacity(v / 100.0); });
     connect(m_autoContrast, &QCheckBox::toggled, m_selection, &Selection::setAutoContrast);
     connect(m_selection, &Selection::changed, this, &CaptionPanel::refresh);
 }
 
-QString CaptionPanel::captionText() const { return m_caption->text(); }
+QString CaptionPanel::captionText() const {
+    return m_caption->text();
+}
 
 void CaptionPanel::rebuildHeadChoices() {
     m_layer->clear();
     m_head->clear();
-    for (int l = 0; l < m_view.trace.layers; ++l) m_layer->addItem(tr("Layer %1").arg(l + 1));
+    for (int l = 0; l < m_view.trace.layers; ++l)
+        m_layer->addItem(tr("Layer %1").arg(l + 1));
     m_head->addItem(tr("Average of all heads"));
-    for (int h = 0; h < m_view.trace.heads; ++h) m_head->addItem(tr("Head %1").arg(h + 1));
+    for (int h = 0; h < m_view.trace.heads; ++h)
+        m_head->addItem(tr("Head %1").arg(h + 1));
 }
 
 void CaptionPanel::setView(const CaptionView& view) {
-    const bool shapeChanged = view.trace.layers != m_view.trace.layers || view.trace.heads != m_view.trace.heads;
+    const bool shapeChanged =
+        view.trace.layers != m_view.trace.layers || view.trace.heads != m_view.trace.heads;
     m_view = view;
     m_hover = -1;
-    if (shapeChanged || m_layer->count() == 0) rebuildHeadChoices();
+    if (shapeChanged || m_layer->count() == 0)
+        rebuildHeadChoices();
     std::vector<float> probs;
-    for (const auto& s : view.trace.steps) probs.push_back(s.prob);
+    for (const auto& s : view.trace.steps)
+        probs.push_back(s.prob);
     m_chips->setWords(outputTokens(view.trace), probs);
     m_caption->setText(QString::fromStdString(view.trace.text()));
     const auto& c = view.model.config;
     m_modelLine->setText(tr("<b>Model</b> %1<br>%2 layers × %3 heads, width %4, %5, vocabulary %6")
                              .arg(QFileInfo(QString::fromStdString(view.model.path)).fileName())
-                             .arg(c.numLayers).arg(c.numHeads).arg(c.wordvecDim)
+                             .arg(c.numLayers)
+                             .arg(c.numHeads)
+                             .arg(c.wordvecDim)
                              .arg(c.memory == MemoryKind::ImageGrid
                                       ? tr("image grid %1×%1").arg(c.encoder.grid)
                                       : tr("one feature token"))
@@ -123,7 +134,8 @@ void CaptionPanel::setView(const CaptionView& view) {
 }
 
 void CaptionPanel::refresh() {
-    if (!m_view.valid()) return;
+    if (!m_view.valid())
+        return;
     m_layer->setCurrentIndex(m_selection->layer());
     m_head->setCurrentIndex(m_selection->head() + 1);
     m_autoContrast->setChecked(m_selection->autoContrast());
@@ -140,8 +152,9 @@ void CaptionPanel::showStep(int step) {
     const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
     const auto range = colourRange(row, m_selection->autoContrast());
     const QString word = QString::fromStdString(m_view.trace.steps.at(step).token);
-    m_image->setContent(m_view.image, row, int(m_view.trace.gridSide), m_selection->opacity(), range,
-                        tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));
+    m_image->setContent(
+        m_view.image, row, int(m_view.trace.gridSide), m_selection->opacity(), range,
+        tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));
     m_scale->setDataRange(QCPRange(range.lower, range.upper));
     m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -155,4 +168,4 @@ void CaptionPanel::setPresenterFonts(bool large) {
     m_caption->setFont(caption);
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -20,7 +20,7 @@ class WordChips;
 
 class CaptionPanel final : public QWidget {
     Q_OBJECT
-public:
+  public:
     CaptionPanel(Selection* selection, QWidget* parent = nullptr);
     void setView(const CaptionView& view);
     WordChips* chips() const { return m_chips; }
@@ -28,7 +28,7 @@ public:
     QString captionText() const;
     void setPresenterFonts(bool large);
 
-private:
+  private:
     void refresh();
     void showStep(int step);
     void rebuildHeadChoices();
@@ -49,4 +49,4 @@ private:
     int m_hover = -1;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -8,7 +8,7 @@
 namespace cl::ui {
 
 struct CaptionView {
-    QImage image;  // empty for feature-input models
+    QImage image; // empty for feature-input models
     QString imageName;
     CaptionTrace trace;
     ModelInfo model;
@@ -16,4 +16,4 @@ struct CaptionView {
     bool hasSpatialMemory() const { return trace.gridSide > 0 && !image.isNull(); }
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

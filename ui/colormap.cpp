@@ -19,46 +19,55 @@ constexpr std::array<std::array<int, 3>, 9> kViridis = {{{68, 1, 84},
                                                          {92, 200, 99},
                                                          {170, 220, 50},
                                                          {253, 231, 37}}};
-}  // namespace
+} // namespace
 
 QColor viridis(double t) {
-    if (!std::isfinite(t)) t = 0;
+    if (!std::isfinite(t))
+        t = 0;
     t = std::clamp(t, 0.0, 1.0) * (kViridis.size() - 1);
     const auto i = std::min<size_t>(static_cast<size_t>(t), kViridis.size() - 2);
     const double f = t - i;
-    auto mix = [&](int k) { return static_cast<int>(std::lround(kViridis[i][k] + f * (kViridis[i + 1][k] - kViridis[i][k]))); };
+    auto mix = [&](int k) {
+        return static_cast<int>(
+            std::lround(kViridis[i][k] + f * (kViridis[i + 1][k] - kViridis[i][k])));
+    };
     return QColor(mix(0), mix(1), mix(2));
 }
 
 QCPColorGradient viridisGradient() {
     QMap<double, QColor> stops;
     for (size_t i = 0; i < kViridis.size(); ++i)
-        stops[double(i) / (kViridis.size() - 1)] = QColor(kViridis[i][0], kViridis[i][1], kViridis[i][2]);
+        stops[double(i) / (kViridis.size() - 1)] =
+            QColor(kViridis[i][0], kViridis[i][1], kViridis[i][2]);
     QCPColorGradient g;
     g.setColorStops(stops);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setNanHandling(QCPColorGradient::nhNanColor);
-    g.setNanColor(QColor(235, 235, 235));  // the causal mask: visibly empty
+    g.setNanColor(QColor(235, 235, 235)); // the causal mask: visibly empty
     return g;
 }
 
 ColourRange colourRange(const std::vector<float>& values, bool autoContrast) {
-    if (!autoContrast) return {0.0, 1.0};
+    if (!autoContrast)
+        return {0.0, 1.0};
     double lo = INFINITY, hi = -INFINITY;
     for (float v : values)
         if (std::isfinite(v)) {
             lo = std::min(lo, double(v));
             hi = std::max(hi, double(v));
         }
-    if (!std::isfinite(lo)) return {0.0, 1.0};
-    if (hi - lo < 1e-6) hi = lo + 1e-6;
+    if (!std::isfinite(lo))
+        return {0.0, 1.0};
+    if (hi - lo < 1e-6)
+        hi = lo + 1e-6;
     return {lo, hi};
 }
 
 QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
                         double opacity, ColourRange range) {
     QImage out = image.convertToFormat(QImage::Format_RGB32);
-    if (side <= 0 || grid.size() != size_t(side) * side || out.isNull()) return out;
+    if (side <= 0 || grid.size() != size_t(side) * side || out.isNull())
+        return out;
     const int w = out.width(), h = out.height();
     const double span = range.upper - range.lower;
     auto at = [&](int gx, int gy) {
@@ -80,11 +89,14 @@ QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int
             const QRgb p = line[x];
             // Weak attention stays see-through so the image remains readable under the map.
             const double alpha = opacity * (0.3 + 0.7 * std::sqrt(t));
-            auto blend = [&](int a, int b) { return static_cast<int>(std::lround(a + alpha * (b - a))); };
-            line[x] = qRgb(blend(qRed(p), c.red()), blend(qGreen(p), c.green()), blend(qBlue(p), c.blue()));
+            auto blend = [&](int a, int b) {
+                return static_cast<int>(std::lround(a + alpha * (b - a)));
+            };
+            line[x] = qRgb(blend(qRed(p), c.red()), blend(qGreen(p), c.green()),
+                           blend(qBlue(p), c.blue()));
         }
     }
     return out;
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

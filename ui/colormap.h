@@ -26,4 +26,4 @@ ColourRange colourRange(const std::vector<float>& values, bool autoContrast);
 QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
                         double opacity, ColourRange range);
 
-}  // namespace cl::ui
+} // namespace cl::ui

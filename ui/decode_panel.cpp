@@ -31,11 +31,16 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
         return b;
     };
     auto* nav = new QHBoxLayout;
-    nav->addWidget(button(tr("|◀ First"), tr("First step"), &DecodePanel::first, QKeySequence(Qt::Key_Home)));
-    nav->addWidget(button(tr("◀ Previous"), tr("Previous step"), &DecodePanel::previous, QKeySequence(Qt::Key_Left)));
-    nav->addWidget(m_play = button(tr("▶ Play"), tr("Play / pause"), &DecodePanel::togglePlay, QKeySequence(Qt::Key_Space)));
-    nav->addWidget(button(tr("Next ▶"), tr("Next step"), &DecodePanel::next, QKeySequence(Qt::Key_Right)));
-    nav->addWidget(button(tr("Last ▶|"), tr("Last step"), &DecodePanel::last, QKeySequence(Qt::Key_End)));
+    nav->addWidget(
+        button(tr("|◀ First"), tr("First step"), &DecodePanel::first, QKeySequence(Qt::Key_Home)));
+    nav->addWidget(button(tr("◀ Previous"), tr("Previous step"), &DecodePanel::previous,
+                          QKeySequence(Qt::Key_Left)));
+    nav->addWidget(m_play = button(tr("▶ Play"), tr("Play / pause"), &DecodePanel::togglePlay,
+                                   QKeySequence(Qt::Key_Space)));
+    nav->addWidget(
+        button(tr("Next ▶"), tr("Next step"), &DecodePanel::next, QKeySequence(Qt::Key_Right)));
+    nav->addWidget(
+        button(tr("Last ▶|"), tr("Last step"), &DecodePanel::last, QKeySequence(Qt::Key_End)));
     m_speed = new QSlider(Qt::Horizontal, this);
     m_speed->setRange(150, 2000);
     m_speed->setValue(700);
@@ -70,7 +75,10 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     m_bars->yAxis->setRange(0, 1);
     m_bars->setInteraction(QCP::iSelectPlottables, false);
     m_bars->plotLayout()->insertRow(0);
-    m_bars->plotLayout()->addElement(0, 0, new QCPTextElement(m_bars, tr("Next-word candidates (click one to force it)"), QFont(font().family(), 11, QFont::Bold)));
+    m_bars->plotLayout()->addElement(
+        0, 0,
+        new QCPTextElement(m_bars, tr("Next-word candidates (click one to force it)"),
+                           QFont(font().family(), 11, QFont::Bold)));
     m_rows = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_rows->yAxis->setLabel(tr("layer · head"));
     m_rows->xAxis->setLabel(tr("earlier words (keys)"));
@@ -94,15 +102,15 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     setMinimumSize(640, 480);
 
     connect(m_timer, &QTimer::timeout, this, [this] {
-        if (step() + 1 >= int(shownTrace().steps.size())) return togglePlay();
+        if (step() + 1 >= int(shownTrace().steps.size()))
+            return togglePlay();
         next();
     });
     connect(m_speed, &QSlider::valueChanged, this, [this](int ms) { m_timer->setInterval(ms); });
     connect(m_temp, &QSlider::valueChanged, this, [this](int v) { setTemperature(v / 100.0); });
     connect(m_back, &QPushButton::clicked, this, &DecodePanel::backToOriginal);
-    connect(m_bars, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable*, int index, QMouseEvent*) {
-        forceCandidate(index);
-    });
+    connect(m_bars, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int index, QMouseEvent*) { forceCandidate(index); });
     connect(m_selection, &Selection::changed, this, &DecodePanel::refresh);
     setTemperature(1.0);
 }
@@ -127,7 +135,9 @@ void DecodePanel::setBranch(const CaptionTrace& branch) {
     refresh();
 }
 
-QString DecodePanel::branchText() const { return m_showBranch ? QString::fromStdString(m_branch.text()) : QString(); }
+QString DecodePanel::branchText() const {
+    return m_showBranch ? QString::fromStdString(m_branch.text()) : QString();
+}
 
 void DecodePanel::backToOriginal() {
     m_showBranch = false;
@@ -137,10 +147,18 @@ void DecodePanel::backToOriginal() {
     refresh();
 }
 
-void DecodePanel::first() { m_selection->setStep(0); }
-void DecodePanel::previous() { m_selection->setStep(std::max(0, step() - 1)); }
-void DecodePanel::next() { m_selection->setStep(std::min(int(shownTrace().steps.size()) - 1, step() + 1)); }
-void DecodePanel::last() { m_selection->setStep(std::max(0, int(shownTrace().steps.size()) - 1)); }
+void DecodePanel::first() {
+    m_selection->setStep(0);
+}
+void DecodePanel::previous() {
+    m_selection->setStep(std::max(0, step() - 1));
+}
+void DecodePanel::next() {
+    m_selection->setStep(std::min(int(shownTrace().steps.size()) - 1, step() + 1));
+}
+void DecodePanel::last() {
+    m_selection->setStep(std::max(0, int(shownTrace().steps.size()) - 1));
+}
 
 void DecodePanel::togglePlay() {
     if (m_timer->isActive()) {
@@ -148,7 +166,8 @@ void DecodePanel::togglePlay() {
         m_play->setText(tr("▶ Play"));
         return;
     }
-    if (step() + 1 >= int(shownTrace().steps.size())) first();
+    if (step() + 1 >= int(shownTrace().steps.size()))
+        first();
     m_timer->start(m_speed->value());
     m_play->setText(tr("❚❚ Pause"));
 }
@@ -167,17 +186,20 @@ std::vector<std::pair<QString, double>> DecodePanel::candidates() const {
     for (const auto& [id, p] : m_drawn) {
         QString token = QString::number(id);
         for (const auto& c : steps.at(step()).topK)
-            if (c.id == id) token = QString::fromStdString(c.token);
+            if (c.id == id)
+                token = QString::fromStdString(c.token);
         out.emplace_back(token, p);
     }
     return out;
 }
 
 void DecodePanel::forceCandidate(int index) {
-    if (index < 0 || index >= int(m_drawn.size()) || shownTrace().steps.empty()) return;
+    if (index < 0 || index >= int(m_drawn.size()) || shownTrace().steps.empty())
+        return;
     const int t = step();
     std::vector<int64_t> prefix;
-    for (int i = 0; i < t; ++i) prefix.push_back(shownTrace().steps[i].id);
+    for (int i = 0; i < t; ++i)
+        prefix.push_back(shownTrace().steps[i].id);
     prefix.push_back(m_drawn[index].first);
     m_forcedAt = t;
     m_branchLabel->setText(tr("Forcing a candidate at step %1…").arg(t + 1));
@@ -186,13 +208,18 @@ void DecodePanel::forceCandidate(int index) {
 
 void DecodePanel::refresh() {
     const auto& tr_ = shownTrace();
-    if (tr_.steps.empty()) return;
+    if (tr_.steps.empty())
+        return;
     const int t = step();
     QStringList words;
     for (int i = 0; i < int(tr_.steps.size()); ++i) {
         const QString w = QString::fromStdString(tr_.steps[i].token).toHtmlEscaped();
-        if (i < t) words << w;
-        else if (i == t) words << QStringLiteral("<span style='background:#3b4cca;color:white'>&nbsp;%1&nbsp;</span>").arg(w);
+        if (i < t)
+            words << w;
+        else if (i == t)
+            words << QStringLiteral(
+                         "<span style='background:#3b4cca;color:white'>&nbsp;%1&nbsp;</span>")
+                         .arg(w);
     }
     m_soFar->setText(tr("Step %1 of %2: ").arg(t + 1).arg(tr_.steps.size()) + words.join(' '));
     if (m_showBranch)
@@ -216,13 +243,15 @@ void DecodePanel::drawCandidates(const DecodeStep& s) {
             z += e;
             all.emplace_back(int64_t(i), e);
         }
-        for (auto& a : all) a.second /= z;
+        for (auto& a : all)
+            a.second /= z;
         const size_t k = std::min<size_t>(std::max<size_t>(s.topK.size(), 5), all.size());
         std::partial_sort(all.begin(), all.begin() + long(k), all.end(),
                           [](const auto& a, const auto& b) { return a.second > b.second; });
         m_drawn.assign(all.begin(), all.begin() + long(k));
     } else {
-        for (const auto& c : s.topK) m_drawn.emplace_back(c.id, c.prob);
+        for (const auto& c : s.topK)
+            m_drawn.emplace_back(c.id, c.prob);
     }
     QVector<double> x, y, cx, cy;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -230,8 +259,10 @@ void DecodePanel::drawCandidates(const DecodeStep& s) {
         const auto [id, p] = m_drawn[i];
         QString token = QString::number(id);
         for (const auto& c : s.topK)
-            if (c.id == id) token = QString::fromStdString(c.token);
-        if (id == s.id) token = QString::fromStdString(s.token);
+            if (c.id == id)
+                token = QString::fromStdString(c.token);
+        if (id == s.id)
+            token = QString::fromStdString(s.token);
         ticker->addTick(i, token);
         (id == s.id ? cx : x) << i;
         (id == s.id ? cy : y) << p;
@@ -251,18 +282,22 @@ void DecodePanel::drawAttention(int t) {
     for (int l = 0; l < tr_.layers; ++l)
         for (int h = 0; h < tr_.heads; ++h) {
             rowLabels << headName(l, h);
-            for (int k = 0; k < keys; ++k) rows.push_back(tr_.selfWeight(l, h, t, k));
+            for (int k = 0; k < keys; ++k)
+                rows.push_back(tr_.selfWeight(l, h, t, k));
         }
-    m_rows->setMatrix(rows, int(tr_.layers * tr_.heads), keys, rowLabels, inputTokens(tr_).mid(0, keys), {0, 1});
+    m_rows->setMatrix(rows, int(tr_.layers * tr_.heads), keys, rowLabels,
+                      inputTokens(tr_).mid(0, keys), {0, 1});
     m_rows->setTitle(tr("Self-attention of the query at step %1, every layer and head").arg(t + 1));
     if (tr_.gridSide > 0 && !m_view.image.isNull()) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
-        m_cross->setContent(m_view.image, row, int(tr_.gridSide), m_selection->opacity(),
-                            colourRange(row, m_selection->autoContrast()),
-                            tr("cross-attention, %1").arg(headName(m_selection->layer(), m_selection->head())));
+        m_cross->setContent(
+            m_view.image, row, int(tr_.gridSide), m_selection->opacity(),
+            colourRange(row, m_selection->autoContrast()),
+            tr("cross-attention, %1").arg(headName(m_selection->layer(), m_selection->head())));
     } else {
-        m_cross->setContent(m_view.image, {}, 0, 0, {}, tr("one memory token: cross-attention is 1.0"));
+        m_cross->setContent(m_view.image, {}, 0, 0, {},
+                            tr("one memory token: cross-attention is 1.0"));
     }
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

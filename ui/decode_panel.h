@@ -22,10 +22,10 @@ class Selection;
 
 class DecodePanel final : public QWidget {
     Q_OBJECT
-public:
+  public:
     DecodePanel(Selection* selection, QWidget* parent = nullptr);
     void setView(const CaptionView& view);
-    void setBranch(const CaptionTrace& branch);  // the forced decode arrived
+    void setBranch(const CaptionTrace& branch); // the forced decode arrived
 
     int step() const;
     bool showingBranch() const { return m_showBranch; }
@@ -33,22 +33,22 @@ public:
     // The candidates drawn at the current step: (token, probability at this temperature).
     std::vector<std::pair<QString, double>> candidates() const;
     void setTemperature(double t);
-    void forceCandidate(int index);  // as a click on bar `index`
+    void forceCandidate(int index); // as a click on bar `index`
     void backToOriginal();
     QCustomPlot* candidatePlot() const { return m_bars; }
     QString branchText() const;
 
-public slots:
+  public slots:
     void first();
     void previous();
     void next();
     void last();
     void togglePlay();
 
-signals:
+  signals:
     void forceRequested(const std::vector<int64_t>& prefix);
 
-private:
+  private:
     void refresh();
     void drawCandidates(const DecodeStep& s);
     void drawAttention(int t);
@@ -59,7 +59,7 @@ private:
     bool m_showBranch = false;
     int m_forcedAt = -1;
     double m_temperature = 1.0;
-    std::vector<std::pair<int64_t, double>> m_drawn;  // candidates shown: (id, prob)
+    std::vector<std::pair<int64_t, double>> m_drawn; // candidates shown: (id, prob)
     QLabel* m_soFar;
     QLabel* m_branchLabel;
     QPushButton* m_back;
@@ -75,4 +75,4 @@ private:
     QTimer* m_timer;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -9,7 +9,8 @@ FlowLayout::FlowLayout(QWidget* parent, int spacing) : QLayout(parent), m_spacin
 }
 
 FlowLayout::~FlowLayout() {
-    while (QLayoutItem* item = takeAt(0)) delete item;
+    while (QLayoutItem* item = takeAt(0))
+        delete item;
 }
 
 void FlowLayout::setGeometry(const QRect& rect) {
@@ -19,7 +20,8 @@ void FlowLayout::setGeometry(const QRect& rect) {
 
 QSize FlowLayout::minimumSize() const {
     QSize size;
-    for (const auto* item : m_items) size = size.expandedTo(item->minimumSize());
+    for (const auto* item : m_items)
+        size = size.expandedTo(item->minimumSize());
     return size;
 }
 
@@ -32,11 +34,12 @@ int FlowLayout::place(const QRect& rect, bool apply) const {
             y += lineHeight + m_spacing;
             lineHeight = 0;
         }
-        if (apply) item->setGeometry(QRect(QPoint(x, y), hint));
+        if (apply)
+            item->setGeometry(QRect(QPoint(x, y), hint));
         x += hint.width() + m_spacing;
         lineHeight = std::max(lineHeight, hint.height());
     }
     return y + lineHeight - rect.y();
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

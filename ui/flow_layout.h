@@ -6,14 +6,16 @@
 namespace cl::ui {
 
 class FlowLayout final : public QLayout {
-public:
+  public:
     explicit FlowLayout(QWidget* parent = nullptr, int spacing = 6);
     ~FlowLayout() override;
 
     void addItem(QLayoutItem* item) override { m_items.append(item); }
     int count() const override { return m_items.size(); }
     QLayoutItem* itemAt(int i) const override { return m_items.value(i); }
-    QLayoutItem* takeAt(int i) override { return i >= 0 && i < m_items.size() ? m_items.takeAt(i) : nullptr; }
+    QLayoutItem* takeAt(int i) override {
+        return i >= 0 && i < m_items.size() ? m_items.takeAt(i) : nullptr;
+    }
     Qt::Orientations expandingDirections() const override { return {}; }
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override { return place(QRect(0, 0, width, 0), false); }
@@ -21,10 +23,10 @@ public:
     QSize sizeHint() const override { return minimumSize(); }
     QSize minimumSize() const override;
 
-private:
+  private:
     int place(const QRect& rect, bool apply) const;
     QList<QLayoutItem*> m_items;
     int m_spacing;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -7,10 +7,11 @@ namespace cl::ui {
 HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_style(style) {
     const bool full = style == Style::Full;
     m_map = new QCPColorMap(xAxis, yAxis);
-    m_map->setInterpolate(false);  // one crisp cell per weight
+    m_map->setInterpolate(false); // one crisp cell per weight
     m_map->setGradient(viridisGradient());
-    yAxis->setRangeReversed(true);  // first query at the top, like a matrix
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), full ? 11 : 9, QFont::Bold));
+    yAxis->setRangeReversed(true); // first query at the top, like a matrix
+    m_title =
+        new QCPTextElement(this, QString(), QFont(font().family(), full ? 11 : 9, QFont::Bold));
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, m_title);
     if (full) {
@@ -41,7 +42,8 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
 
 void HeatmapPlot::setLabels(QCPAxis* axis, const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels[i]);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i, labels[i]);
     axis->setTicker(ticker);
     axis->setSubTicks(false);
     axis->grid()->setVisible(false);
@@ -58,7 +60,8 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
     m_map->data()->setSize(cols, rows);
     m_map->data()->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) m_map->data()->setCell(c, r, values[size_t(r) * cols + c]);
+        for (int c = 0; c < cols; ++c)
+            m_map->data()->setCell(c, r, values[size_t(r) * cols + c]);
     m_map->setDataRange(QCPRange(range.lower, range.upper));
     xAxis->setRange(-0.5, cols - 0.5);
     yAxis->setRange(-0.5, rows - 0.5);
@@ -67,7 +70,8 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
         setLabels(yAxis, rowLabels);
         xAxis->setTickLabelRotation(cols > 8 ? 45 : 0);
     } else if (m_style == Style::Full) {
-        for (auto* axis : {xAxis, yAxis}) axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        for (auto* axis : {xAxis, yAxis})
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -78,7 +82,8 @@ void HeatmapPlot::setTitle(const QString& title) {
 }
 
 void HeatmapPlot::setScaleLabel(const QString& label) {
-    if (m_scale) m_scale->axis()->setLabel(label);
+    if (m_scale)
+        m_scale->axis()->setLabel(label);
 }
 
 void HeatmapPlot::setHighlighted(bool on) {
@@ -95,11 +100,14 @@ void HeatmapPlot::setHighlightRow(int row) {
 }
 
 QString HeatmapPlot::describeCell(int row, int col) const {
-    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols) return {};
+    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols)
+        return {};
     const float v = m_values[size_t(row) * m_cols + col];
-    if (m_describe) return m_describe(row, col, v);
+    if (m_describe)
+        return m_describe(row, col, v);
     const QString q = m_rowLabels.value(row), k = m_colLabels.value(col);
-    if (std::isnan(v)) return QStringLiteral("%1 → %2: masked (a word cannot see the future)").arg(q, k);
+    if (std::isnan(v))
+        return QStringLiteral("%1 → %2: masked (a word cannot see the future)").arg(q, k);
     return QStringLiteral("query “%1” → key “%2”: %3").arg(q, k).arg(double(v), 0, 'f', 3);
 }
 
@@ -119,7 +127,8 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
 
 void HeatmapPlot::mouseReleaseEvent(QMouseEvent* event) {
     QCustomPlot::mouseReleaseEvent(event);
-    if (event->button() == Qt::LeftButton) emit clicked();
+    if (event->button() == Qt::LeftButton)
+        emit clicked();
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -11,13 +11,13 @@ namespace cl::ui {
 
 class HeatmapPlot final : public QCustomPlot {
     Q_OBJECT
-public:
+  public:
     enum class Style { Thumbnail, Full };
     explicit HeatmapPlot(Style style, QWidget* parent = nullptr);
 
     // values: rows x cols row-major; NaN cells are drawn as the empty (masked) colour.
-    void setMatrix(const std::vector<float>& values, int rows, int cols, const QStringList& rowLabels,
-                   const QStringList& colLabels, ColourRange range);
+    void setMatrix(const std::vector<float>& values, int rows, int cols,
+                   const QStringList& rowLabels, const QStringList& colLabels, ColourRange range);
     void setTitle(const QString& title);
     void setScaleLabel(const QString& label);
     // Replaces the token read-out on hover (for numeric matrices such as the positional table).
@@ -25,22 +25,22 @@ public:
         m_describe = std::move(describe);
     }
     void setHighlighted(bool on);
-    void setHighlightRow(int row);  // the selected step, outlined; -1 none
+    void setHighlightRow(int row); // the selected step, outlined; -1 none
     // The hover text for cell (row, col), also used by tests.
     QString describeCell(int row, int col) const;
     QCPColorMap* colorMap() const { return m_map; }
     int rows() const { return m_rows; }
     int cols() const { return m_cols; }
 
-signals:
+  signals:
     void clicked();
     void cellHovered(int row, int col);
 
-protected:
+  protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
-private:
+  private:
     void setLabels(QCPAxis* axis, const QStringList& labels);
     QCPColorMap* m_map;
     QCPColorScale* m_scale = nullptr;
@@ -53,4 +53,4 @@ private:
     Style m_style;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -4,10 +4,10 @@
 #include "attention_panel.h"
 #include "caption_panel.h"
 #include "decode_panel.h"
-#include "pe_panel.h"
-#include "selection.h"
 #include "npy.h"
+#include "pe_panel.h"
 #include "scene.h"
+#include "selection.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -39,7 +39,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_pePanel, tr("&Positional encoding"));
     m_tabs->addTab(m_decodePanel, tr("&Decoding"));
     connect(m_decodePanel, &DecodePanel::forceRequested, this,
-            [this](const std::vector<int64_t>& prefix) { requestVariant(CaptionRequest::Branch, prefix, true); });
+            [this](const std::vector<int64_t>& prefix) {
+                requestVariant(CaptionRequest::Branch, prefix, true);
+            });
     connect(m_pePanel, &PePanel::ablationRequested, this,
             [this] { requestVariant(CaptionRequest::Ablation, {}, false); });
     setCentralWidget(m_tabs);
@@ -50,15 +52,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::showPanel(const QString& name) {
     QWidget* panel = m_captionPanel;
-    if (name == QLatin1String("attention")) panel = m_attentionPanel;
-    else if (name == QLatin1String("pe")) panel = m_pePanel;
-    else if (name == QLatin1String("decode")) panel = m_decodePanel;
+    if (name == QLatin1String("attention"))
+        panel = m_attentionPanel;
+    else if (name == QLatin1String("pe"))
+        panel = m_pePanel;
+    else if (name == QLatin1String("decode"))
+        panel = m_decodePanel;
     m_tabs->setCurrentWidget(panel);
 }
 
 void MainWindow::openImage(const QString& path) {
     const LoadedImage img = loadImage(path);
-    if (!img.ok()) return showError(img.error);
+    if (!img.ok())
+        return showError(img.error);
     rememberRecent(QStringLiteral("recentImages"), QFileInfo(path).absoluteFilePath());
     m_pendingFeatures.clear();
     requestCaption(img, QFileInfo(path).fileName());
@@ -66,15 +72,18 @@ void MainWindow::openImage(const QString& path) {
 
 void MainWindow::openRandomScene(quint64 seed) {
     const Scene s = generateScene(seed);
-    requestCaption(fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb})), tr("scene %1").arg(seed));
+    requestCaption(fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb})),
+                   tr("scene %1").arg(seed));
 }
 
 void MainWindow::openFeatures(const QString& path, int row) {
     try {
         const NpyMatrix m = readNpy(path.toStdString());
         if (row < 0 || row >= m.rows)
-            return showError(tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
-        m_pendingFeatures.assign(m.data.begin() + row * m.cols, m.data.begin() + (row + 1) * m.cols);
+            return showError(
+                tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
+        m_pendingFeatures.assign(m.data.begin() + row * m.cols,
+                                 m.data.begin() + (row + 1) * m.cols);
         requestCaption(LoadedImage{}, tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(row));
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
@@ -87,7 +96,8 @@ void MainWindow::requestCaption(const LoadedImage& image, const QString& name) {
     recaption();
 }
 
-CaptionRequest MainWindow::makeRequest(int purpose, const RgbImage& image, const std::vector<float>& features) {
+CaptionRequest MainWindow::makeRequest(int purpose, const RgbImage& image,
+                                       const std::vector<float>& features) {
     CaptionRequest r;
     r.id = m_nextId++;
     r.purpose = purpose;
@@ -100,7 +110,8 @@ CaptionRequest MainWindow::makeRequest(int purpose, const RgbImage& image, const
 }
 
 void MainWindow::requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional) {
-    if (!m_view.valid()) return;
+    if (!m_view.valid())
+        return;
     CaptionRequest r = makeRequest(purpose, m_shownRgb, m_shownFeatures);
     r.options.forcedPrefix = prefix;
     r.options.positionalEncoding = positional;
@@ -109,7 +120,8 @@ void MainWindow::requestVariant(int purpose, const std::vector<int64_t>& prefix,
 }
 
 void MainWindow::recaption() {
-    const CaptionRequest r = makeRequest(CaptionRequest::Main, m_pendingImage.rgb, m_pendingFeatures);
+    const CaptionRequest r =
+        makeRequest(CaptionRequest::Main, m_pendingImage.rgb, m_pendingFeatures);
     m_pendingCaption = r.id;
     setBusy(tr("Captioning %1…").arg(m_pendingName));
     emit captionRequested(r);
@@ -124,7 +136,8 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
         m_pendingAblation = 0;
         return m_pePanel->setAblation(trace);
     }
-    if (id != m_pendingCaption) return;  // superseded by a newer request
+    if (id != m_pendingCaption)
+        return; // superseded by a newer request
     m_pendingCaption = 0;
     m_shownRgb = m_pendingImage.rgb;
     m_shownFeatures = m_pendingFeatures;
@@ -144,7 +157,8 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_attentionPanel->setView(m_view);
     m_pePanel->setView(m_view);
     m_decodePanel->setView(m_view);
-    setWindowTitle(tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
+    setWindowTitle(
+        tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
     statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
     updateBusy();
     emit viewUpdated();
@@ -155,7 +169,8 @@ void MainWindow::onCaptionFailed(quint64 id, const QString& message) {
         m_pendingBranch = m_pendingAblation = 0;
         return showError(message);
     }
-    if (id != m_pendingCaption) return;
+    if (id != m_pendingCaption)
+        return;
     m_pendingCaption = 0;
     updateBusy();
     showError(message);
@@ -166,7 +181,8 @@ void MainWindow::openCheckpoint(const QString& path) {
     r.id = m_nextId++;
     r.path = path;
     r.device = m_device->currentData().toString();
-    if (m_pendingCheckpoint) emit checkpointCancelled(m_pendingCheckpoint);
+    if (m_pendingCheckpoint)
+        emit checkpointCancelled(m_pendingCheckpoint);
     m_pendingCheckpoint = r.id;
     m_pendingCheckpointPath = path;
     setBusy(tr("Loading checkpoint %1…").arg(QFileInfo(path).fileName()));
@@ -174,27 +190,34 @@ void MainWindow::openCheckpoint(const QString& path) {
 }
 
 void MainWindow::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
-    if (id != m_pendingCheckpoint) return;
+    if (id != m_pendingCheckpoint)
+        return;
     m_pendingCheckpoint = 0;
     m_model = info;
-    rememberRecent(QStringLiteral("recentCheckpoints"), QFileInfo(m_pendingCheckpointPath).absoluteFilePath());
+    rememberRecent(QStringLiteral("recentCheckpoints"),
+                   QFileInfo(m_pendingCheckpointPath).absoluteFilePath());
     const auto& c = info.config;
     m_modelLabel->setText(tr("%1 · %2 L × %3 H · W %4 · %5 · V %6")
                               .arg(QFileInfo(QString::fromStdString(info.path)).fileName())
-                              .arg(c.numLayers).arg(c.numHeads).arg(c.wordvecDim)
+                              .arg(c.numLayers)
+                              .arg(c.numHeads)
+                              .arg(c.wordvecDim)
                               .arg(QString::fromStdString(memoryKindName(c.memory)))
                               .arg(c.vocabSize));
-    for (const auto& w : info.warnings) statusBar()->showMessage(QString::fromStdString(w), 10000);
+    for (const auto& w : info.warnings)
+        statusBar()->showMessage(QString::fromStdString(w), 10000);
     updateBusy();
     // Re-caption the current input with the new model, unless a caption requested after this
     // checkpoint is already on its way (the worker handles requests in order).
     const bool imageModel = c.memory == MemoryKind::ImageGrid;
     const bool haveInput = imageModel ? !m_pendingImage.image.isNull() : !m_pendingFeatures.empty();
-    if (haveInput && (m_pendingCaption == 0 || m_pendingCaption < id)) recaption();
+    if (haveInput && (m_pendingCaption == 0 || m_pendingCaption < id))
+        recaption();
 }
 
 void MainWindow::onCheckpointFailed(quint64 id, const QString& message) {
-    if (id != m_pendingCheckpoint) return;
+    if (id != m_pendingCheckpoint)
+        return;
     m_pendingCheckpoint = 0;
     updateBusy();
     showError(message);
@@ -204,11 +227,13 @@ void MainWindow::showError(const QString& message) {
     m_lastError = message;
     statusBar()->showMessage(message, 15000);
     emit errorShown(message);
-    if (!m_showDialogs) return;
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("CaptionLens"), message, QMessageBox::Ok, this);
+    if (!m_showDialogs)
+        return;
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("CaptionLens"), message, QMessageBox::Ok, this);
     box->setInformativeText(tr("Nothing changed: the previous image, model and panels are kept."));
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();  // window-modal, does not block the event loop
+    box->open(); // window-modal, does not block the event loop
 }
 
 void MainWindow::setBusy(const QString& message) {
@@ -220,7 +245,8 @@ void MainWindow::updateBusy() {
     const bool on = busy();
     m_progress->setVisible(on);
     m_cancel->setVisible(on);
-    if (!on && statusBar()->currentMessage().endsWith(QStringLiteral("…"))) statusBar()->clearMessage();
+    if (!on && statusBar()->currentMessage().endsWith(QStringLiteral("…")))
+        statusBar()->clearMessage();
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -27,7 +27,7 @@ class Selection;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     void openImage(const QString& path);
@@ -35,7 +35,7 @@ public:
     void openFeatures(const QString& path, int row);
     void openRandomScene(quint64 seed);
     void showPanel(const QString& name);  // "caption", "attention", "pe" or "decode"
-    bool exportView(const QString& path);  // .png or .pdf
+    bool exportView(const QString& path); // .png or .pdf
     bool exportAttentionCsv(const QString& path);
 
     const CaptionView& view() const { return m_view; }
@@ -49,30 +49,31 @@ public:
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
 
-public slots:
+  public slots:
     void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
     void onCaptionFailed(quint64 id, const QString& message);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
-signals:
+  signals:
     void captionRequested(const cl::ui::CaptionRequest& request);
     void checkpointRequested(const cl::ui::CheckpointRequest& request);
     void checkpointCancelled(quint64 id);
-    void viewUpdated();      // a new caption is on screen
+    void viewUpdated(); // a new caption is on screen
     void errorShown(const QString& message);
 
-protected:
+  protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void buildActions();
     void buildStatusBar();
     void requestCaption(const LoadedImage& image, const QString& name);
     void recaption();
     void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
-    CaptionRequest makeRequest(int purpose, const RgbImage& image, const std::vector<float>& features);
+    CaptionRequest makeRequest(int purpose, const RgbImage& image,
+                               const std::vector<float>& features);
     void showError(const QString& message);
     void setBusy(const QString& message);
     void updateBusy();
@@ -91,12 +92,12 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
 
-    CaptionView m_view;             // what the panels show
-    ModelInfo m_model;              // the model the worker holds
-    LoadedImage m_pendingImage;     // waiting for its caption
+    CaptionView m_view;         // what the panels show
+    ModelInfo m_model;          // the model the worker holds
+    LoadedImage m_pendingImage; // waiting for its caption
     QString m_pendingName;
     std::vector<float> m_pendingFeatures;
-    RgbImage m_shownRgb;                 // the input of the caption on screen (for variants)
+    RgbImage m_shownRgb; // the input of the caption on screen (for variants)
     std::vector<float> m_shownFeatures;
     quint64 m_pendingBranch = 0, m_pendingAblation = 0;
     quint64 m_nextId = 1, m_pendingCaption = 0, m_pendingCheckpoint = 0;
@@ -105,4 +106,4 @@ private:
     bool m_showDialogs = true;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -33,27 +33,35 @@ bool isCheckpointFile(const QString& path) {
     return path.endsWith(QLatin1String(".pt"), Qt::CaseInsensitive) ||
            path.endsWith(QLatin1String(".pth"), Qt::CaseInsensitive);
 }
-}  // namespace
+} // namespace
 
 void MainWindow::buildActions() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* openImage = file->addAction(tr("Open &Image…"), this, [this] {
-        const auto p = QFileDialog::getOpenFileName(this, tr("Open image"), {},
-                                                    tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.ppm *.pgm *.webp);;All files (*)"));
-        if (!p.isEmpty()) this->openImage(p);
+        const auto p = QFileDialog::getOpenFileName(
+            this, tr("Open image"), {},
+            tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.ppm *.pgm *.webp);;All files (*)"));
+        if (!p.isEmpty())
+            this->openImage(p);
     });
     openImage->setShortcut(QKeySequence::Open);
     auto* openCk = file->addAction(tr("Open &Checkpoint…"), this, [this] {
-        const auto p = QFileDialog::getOpenFileName(this, tr("Open checkpoint"), {}, tr("Checkpoints (*.pt *.pth);;All files (*)"));
-        if (!p.isEmpty()) openCheckpoint(p);
+        const auto p = QFileDialog::getOpenFileName(this, tr("Open checkpoint"), {},
+                                                    tr("Checkpoints (*.pt *.pth);;All files (*)"));
+        if (!p.isEmpty())
+            openCheckpoint(p);
     });
     openCk->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Open &Features (.npy)…"), this, [this] {
-        const auto p = QFileDialog::getOpenFileName(this, tr("Open feature rows"), {}, tr("NumPy (*.npy)"));
-        if (p.isEmpty()) return;
+        const auto p =
+            QFileDialog::getOpenFileName(this, tr("Open feature rows"), {}, tr("NumPy (*.npy)"));
+        if (p.isEmpty())
+            return;
         bool ok = false;
-        const int row = QInputDialog::getInt(this, tr("Feature row"), tr("Row to caption:"), 0, 0, 1 << 30, 1, &ok);
-        if (ok) openFeatures(p, row);
+        const int row = QInputDialog::getInt(this, tr("Feature row"), tr("Row to caption:"), 0, 0,
+                                             1 << 30, 1, &ok);
+        if (ok)
+            openFeatures(p, row);
     });
     auto* random = file->addAction(tr("&Random Scene"), this, [this] {
         openRandomScene(QRandomGenerator::global()->bounded(1000000000u));
@@ -61,26 +69,36 @@ void MainWindow::buildActions() {
     random->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     auto* recentImages = file->addMenu(tr("Recent Images"));
     auto* recentCks = file->addMenu(tr("Recent Checkpoints"));
-    connect(recentImages, &QMenu::aboutToShow, this, [=] { fillRecentMenu(recentImages, "recentImages", false); });
-    connect(recentCks, &QMenu::aboutToShow, this, [=] { fillRecentMenu(recentCks, "recentCheckpoints", true); });
+    connect(recentImages, &QMenu::aboutToShow, this,
+            [=] { fillRecentMenu(recentImages, "recentImages", false); });
+    connect(recentCks, &QMenu::aboutToShow, this,
+            [=] { fillRecentMenu(recentCks, "recentCheckpoints", true); });
     file->addSeparator();
     auto* exportView = file->addAction(tr("&Export View (PNG or PDF)…"), this, [this] {
-        const auto p = QFileDialog::getSaveFileName(this, tr("Export view"), "captionlens.png", tr("PNG (*.png);;PDF (*.pdf)"));
-        if (!p.isEmpty() && !this->exportView(p)) showError(tr("Could not write %1").arg(p));
+        const auto p = QFileDialog::getSaveFileName(this, tr("Export view"), "captionlens.png",
+                                                    tr("PNG (*.png);;PDF (*.pdf)"));
+        if (!p.isEmpty() && !this->exportView(p))
+            showError(tr("Could not write %1").arg(p));
     });
     exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export Selected Attention &Matrix (CSV)…"), this, [this] {
-        const auto p = QFileDialog::getSaveFileName(this, tr("Export attention"), "attention.csv", tr("CSV (*.csv)"));
-        if (!p.isEmpty() && !exportAttentionCsv(p)) showError(tr("Could not write %1").arg(p));
+        const auto p = QFileDialog::getSaveFileName(this, tr("Export attention"), "attention.csv",
+                                                    tr("CSV (*.csv)"));
+        if (!p.isEmpty() && !exportAttentionCsv(p))
+            showError(tr("Could not write %1").arg(p));
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Caption Panel"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showPanel("caption"); });
-    view->addAction(tr("&Attention Panel"), QKeySequence(Qt::CTRL | Qt::Key_2), this, [this] { showPanel("attention"); });
-    view->addAction(tr("&Positional Encoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_3), this, [this] { showPanel("pe"); });
-    view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this, [this] { showPanel("decode"); });
+    view->addAction(tr("&Caption Panel"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { showPanel("caption"); });
+    view->addAction(tr("&Attention Panel"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { showPanel("attention"); });
+    view->addAction(tr("&Positional Encoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_3), this,
+                    [this] { showPanel("pe"); });
+    view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
+                    [this] { showPanel("decode"); });
 
     m_device = new QComboBox(this);
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
@@ -88,14 +106,17 @@ void MainWindow::buildActions() {
     m_device->setToolTip(tr("Where the model runs; CUDA needs a LibTorch built with it. "
                             "Changing it reloads the checkpoint."));
     connect(m_device, &QComboBox::activated, this, [this] {
-        if (!m_model.path.empty()) openCheckpoint(QString::fromStdString(m_model.path));
+        if (!m_model.path.empty())
+            openCheckpoint(QString::fromStdString(m_model.path));
     });
     m_maxLength = new QSpinBox(this);
     m_maxLength->setRange(1, 100);
     m_maxLength->setValue(30);
-    m_maxLength->setToolTip(tr("Longest caption, in tokens (also capped by the model's positional table)"));
+    m_maxLength->setToolTip(
+        tr("Longest caption, in tokens (also capped by the model's positional table)"));
     connect(m_maxLength, &QSpinBox::editingFinished, this, [this] {
-        if (m_view.valid()) recaption();
+        if (m_view.valid())
+            recaption();
     });
     auto* bar = addToolBar(tr("Main"));
     bar->setMovable(false);
@@ -113,12 +134,13 @@ void MainWindow::buildActions() {
 void MainWindow::buildStatusBar() {
     m_modelLabel = new QLabel(tr("no model"), this);
     m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 0);  // busy indicator: the model reports no fraction
+    m_progress->setRange(0, 0); // busy indicator: the model reports no fraction
     m_progress->setMaximumWidth(140);
     m_cancel = new QToolButton(this);
     m_cancel->setText(tr("Cancel"));
     connect(m_cancel, &QToolButton::clicked, this, [this] {
-        if (m_pendingCheckpoint) emit checkpointCancelled(m_pendingCheckpoint);
+        if (m_pendingCheckpoint)
+            emit checkpointCancelled(m_pendingCheckpoint);
         m_pendingCheckpoint = 0;
         m_pendingCaption = 0;
         statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000);
@@ -135,7 +157,8 @@ void MainWindow::rememberRecent(const QString& key, const QString& path) {
     QStringList list = settings.value(key).toStringList();
     list.removeAll(path);
     list.prepend(path);
-    while (list.size() > kMaxRecent) list.removeLast();
+    while (list.size() > kMaxRecent)
+        list.removeLast();
     settings.setValue(key, list);
 }
 
@@ -143,20 +166,24 @@ void MainWindow::fillRecentMenu(QMenu* menu, const QString& key, bool checkpoint
     menu->clear();
     const QStringList list = QSettings().value(key).toStringList();
     for (const auto& path : list)
-        menu->addAction(QFileInfo(path).fileName(), this, [this, path, checkpoints] {
-            checkpoints ? openCheckpoint(path) : openImage(path);
-        })->setToolTip(path);
-    if (list.isEmpty()) menu->addAction(tr("(none yet)"))->setEnabled(false);
+        menu->addAction(
+                QFileInfo(path).fileName(), this,
+                [this, path, checkpoints] { checkpoints ? openCheckpoint(path) : openImage(path); })
+            ->setToolTip(path);
+    if (list.isEmpty())
+        menu->addAction(tr("(none yet)"))->setEnabled(false);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
     for (const auto& url : event->mimeData()->urls()) {
         const QString path = url.toLocalFile();
-        if (path.isEmpty()) continue;
+        if (path.isEmpty())
+            continue;
         isCheckpointFile(path) ? openCheckpoint(path) : openImage(path);
         break;
     }
@@ -166,7 +193,8 @@ bool MainWindow::exportView(const QString& path) {
     QWidget* panel = m_tabs->currentWidget();
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
         QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return false;
+        if (!file.open(QIODevice::WriteOnly))
+            return false;
         {
             QPdfWriter pdf(&file);
             pdf.setPageSize(QPageSize(panel->size() * 0.75, QPageSize::Point));
@@ -184,9 +212,10 @@ bool MainWindow::exportView(const QString& path) {
 bool MainWindow::exportAttentionCsv(const QString& path) {
     const QString csv = m_attentionPanel->selectedMatrixCsv();
     QSaveFile file(path);
-    if (csv.isEmpty() || !file.open(QIODevice::WriteOnly)) return false;
+    if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))
+        return false;
     file.write(csv.toUtf8());
     return file.commit();
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -23,12 +23,15 @@ std::vector<float> positionSimilarity(const std::vector<float>& table, int posit
     std::vector<float> sim(size_t(positions) * positions);
     std::vector<double> norm(positions, 0.0);
     for (int p = 0; p < positions; ++p)
-        for (int d = 0; d < width; ++d) norm[p] += double(table[size_t(p) * width + d]) * table[size_t(p) * width + d];
+        for (int d = 0; d < width; ++d)
+            norm[p] += double(table[size_t(p) * width + d]) * table[size_t(p) * width + d];
     for (int a = 0; a < positions; ++a)
         for (int b = 0; b < positions; ++b) {
             double dot = 0;
-            for (int d = 0; d < width; ++d) dot += double(table[size_t(a) * width + d]) * table[size_t(b) * width + d];
-            sim[size_t(a) * positions + b] = float(cosine ? dot / std::sqrt(norm[a] * norm[b] + 1e-12) : dot);
+            for (int d = 0; d < width; ++d)
+                dot += double(table[size_t(a) * width + d]) * table[size_t(b) * width + d];
+            sim[size_t(a) * positions + b] =
+                float(cosine ? dot / std::sqrt(norm[a] * norm[b] + 1e-12) : dot);
         }
     return sim;
 }
@@ -51,4 +54,4 @@ std::vector<float> cellSimilarity(const std::vector<float>& code, int cells, int
     return {sim.begin() + size_t(cell) * cells, sim.begin() + size_t(cell + 1) * cells};
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

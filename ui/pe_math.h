@@ -16,4 +16,4 @@ std::vector<float> gridCode(int grid, int width);
 // Cosine similarity of cell `cell`'s code to every cell (grid*grid values).
 std::vector<float> cellSimilarity(const std::vector<float>& code, int cells, int width, int cell);
 
-}  // namespace cl::ui
+} // namespace cl::ui

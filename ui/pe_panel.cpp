@@ -35,7 +35,11 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     m_table->yAxis->setLabel(tr("position"));
     m_table->setScaleLabel(tr("value"));
     m_table->setCellDescriber([](int r, int c, float v) {
-        return tr("position %1, dimension %2 (%3): %4").arg(r).arg(c).arg(c % 2 ? "cos" : "sin").arg(double(v), 0, 'f', 4);
+        return tr("position %1, dimension %2 (%3): %4")
+            .arg(r)
+            .arg(c)
+            .arg(c % 2 ? "cos" : "sin")
+            .arg(double(v), 0, 'f', 4);
     });
     m_similarity = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_similarity->xAxis->setLabel(tr("position"));
@@ -53,9 +57,11 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     m_grid->setMinimumSize(200, 220);
 
     auto* controls = new QHBoxLayout;
-    for (auto [label, w] : std::initializer_list<std::pair<QString, QWidget*>>{
-             {tr("Positions"), m_positions}, {tr("Width"), m_width}, {tr("Similarity"), m_metric},
-             {tr("Plot dimensions"), m_dims}}) {
+    for (auto [label, w] :
+         std::initializer_list<std::pair<QString, QWidget*>>{{tr("Positions"), m_positions},
+                                                             {tr("Width"), m_width},
+                                                             {tr("Similarity"), m_metric},
+                                                             {tr("Plot dimensions"), m_dims}}) {
         controls->addWidget(new QLabel(label, this));
         controls->addWidget(w);
     }
@@ -74,7 +80,8 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     layout->setRowStretch(3, 2);
     setMinimumSize(640, 480);
 
-    for (auto* spin : {m_positions, m_width}) connect(spin, &QSpinBox::valueChanged, this, &PePanel::redraw);
+    for (auto* spin : {m_positions, m_width})
+        connect(spin, &QSpinBox::valueChanged, this, &PePanel::redraw);
     connect(m_metric, &QComboBox::currentIndexChanged, this, &PePanel::redraw);
     connect(m_dims, &QLineEdit::editingFinished, this, &PePanel::redraw);
     connect(m_ablate, &QPushButton::clicked, this, [this] {
@@ -83,7 +90,8 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     });
     connect(m_grid, &AttentionTile::clickedAt, this, [this](double fx, double fy) {
         const int g = int(m_view.trace.gridSide);
-        if (g > 0) selectCell(std::min(g - 1, int(fy * g)) * g + std::min(g - 1, int(fx * g)));
+        if (g > 0)
+            selectCell(std::min(g - 1, int(fy * g)) * g + std::min(g - 1, int(fx * g)));
     });
     redraw();
 }
@@ -92,7 +100,8 @@ void PePanel::setView(const CaptionView& view) {
     const bool newModel = view.model.path != m_view.model.path;
     m_view = view;
     m_ablation->clear();
-    if (newModel) setSize(int(view.model.config.maxLength), int(view.model.config.wordvecDim));
+    if (newModel)
+        setSize(int(view.model.config.maxLength), int(view.model.config.wordvecDim));
     redrawGrid();
 }
 
@@ -109,14 +118,17 @@ void PePanel::setAblation(const CaptionTrace& withoutPe) {
                                  QString::fromStdString(withoutPe.text())));
 }
 
-QString PePanel::ablationText() const { return m_ablation->text(); }
+QString PePanel::ablationText() const {
+    return m_ablation->text();
+}
 
 std::vector<int> PePanel::chosenDims() const {
     std::vector<int> dims;
     for (const auto& part : m_dims->text().split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int d = part.trimmed().toInt(&ok);
-        if (ok && d >= 0 && d < m_width->value() && dims.size() < 8) dims.push_back(d);
+        if (ok && d >= 0 && d < m_width->value() && dims.size() < 8)
+            dims.push_back(d);
     }
     return dims;
 }
@@ -125,11 +137,13 @@ void PePanel::redraw() {
     const int n = m_positions->value(), w = m_width->value() - m_width->value() % 2;
     const auto pe = positionalTable(n, w);
     m_table->setMatrix(pe, n, w, {}, {}, {-1, 1});
-    m_table->setTitle(tr("PE[pos, 2i] = sin(pos·10000^(−2i/W)), PE[pos, 2i+1] = cos(…), W = %1").arg(w));
+    m_table->setTitle(
+        tr("PE[pos, 2i] = sin(pos·10000^(−2i/W)), PE[pos, 2i+1] = cos(…), W = %1").arg(w));
     const bool cosine = m_metric->currentIndex() == 0;
     const auto sim = positionSimilarity(pe, n, w, cosine);
     m_similarity->setMatrix(sim, n, n, {}, {}, colourRange(sim, !cosine));
-    m_similarity->setTitle(cosine ? tr("Cosine similarity between positions") : tr("Dot product between positions"));
+    m_similarity->setTitle(cosine ? tr("Cosine similarity between positions")
+                                  : tr("Dot product between positions"));
     m_lines->clearGraphs();
     const auto dims = chosenDims();
     for (size_t k = 0; k < dims.size(); ++k) {
@@ -167,4 +181,4 @@ void PePanel::redrawGrid() {
                        tr("cell (%1, %2) vs every cell, cosine").arg(m_cell / g).arg(m_cell % g));
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

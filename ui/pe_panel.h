@@ -21,10 +21,10 @@ class HeatmapPlot;
 
 class PePanel final : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PePanel(QWidget* parent = nullptr);
-    void setView(const CaptionView& view);      // defaults follow the model
-    void setAblation(const CaptionTrace& withoutPe);  // the ablated caption arrived
+    void setView(const CaptionView& view);           // defaults follow the model
+    void setAblation(const CaptionTrace& withoutPe); // the ablated caption arrived
     void setSize(int positions, int width);
     HeatmapPlot* table() const { return m_table; }
     HeatmapPlot* similarity() const { return m_similarity; }
@@ -32,10 +32,10 @@ public:
     QString ablationText() const;
     void selectCell(int cell);
 
-signals:
-    void ablationRequested();  // caption the current input without positional encoding
+  signals:
+    void ablationRequested(); // caption the current input without positional encoding
 
-private:
+  private:
     void redraw();
     void redrawGrid();
     std::vector<int> chosenDims() const;
@@ -54,4 +54,4 @@ private:
     int m_cell = 0;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -14,8 +14,8 @@ struct CaptionRequest {
     enum Purpose { Main = 0, Branch = 1, Ablation = 2 };
     quint64 id = 0;
     int purpose = Main;
-    RgbImage image;               // image models
-    std::vector<float> features;  // feature models: one row of inputDim values
+    RgbImage image;              // image models
+    std::vector<float> features; // feature models: one row of inputDim values
     DecodeOptions options;
 };
 
@@ -25,7 +25,7 @@ struct CheckpointRequest {
     QString device = QStringLiteral("cpu");
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui
 
 Q_DECLARE_METATYPE(cl::CaptionTrace)
 Q_DECLARE_METATYPE(cl::ModelInfo)

@@ -7,7 +7,7 @@ namespace cl::ui {
 
 class Selection final : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit Selection(QObject* parent = nullptr) : QObject(parent) {}
 
     int step() const { return m_step; }
@@ -25,13 +25,13 @@ public:
     // Keeps the selection valid for a new caption / model shape.
     void clamp(int steps, int layers, int heads);
 
-signals:
+  signals:
     void changed();
 
-private:
+  private:
     int m_step = 0, m_layer = 0, m_head = -1;
     double m_opacity = 0.75;
     bool m_autoContrast = false;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

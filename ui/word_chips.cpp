@@ -1,7 +1,7 @@
 #include "word_chips.h"
 
-#include <QEvent>
 #include "flow_layout.h"
+#include <QEvent>
 #include <QPushButton>
 
 namespace cl::ui {
@@ -11,13 +11,17 @@ WordChips::WordChips(QWidget* parent) : QWidget(parent), m_layout(new FlowLayout
 }
 
 void WordChips::setWords(const QStringList& words, const std::vector<float>& probs) {
-    for (auto* c : m_chips) c->deleteLater();
+    for (auto* c : m_chips)
+        c->deleteLater();
     m_chips.clear();
     for (int i = 0; i < words.size(); ++i) {
         auto* chip = new QPushButton(words[i], this);
         chip->setCheckable(true);
         chip->setCursor(Qt::PointingHandCursor);
-        chip->setToolTip(tr("step %1: “%2”, p = %3").arg(i + 1).arg(words[i]).arg(i < int(probs.size()) ? probs[i] : 0.f, 0, 'f', 3));
+        chip->setToolTip(tr("step %1: “%2”, p = %3")
+                             .arg(i + 1)
+                             .arg(words[i])
+                             .arg(i < int(probs.size()) ? probs[i] : 0.f, 0, 'f', 3));
         chip->setStyleSheet(QStringLiteral(
             "QPushButton { border: 1px solid #8a8fa8; border-radius: 12px; padding: 4px 12px; "
             "background: #eef0f7; color: #1d2033; }"
@@ -31,7 +35,8 @@ void WordChips::setWords(const QStringList& words, const std::vector<float>& pro
 }
 
 void WordChips::setSelected(int index) {
-    for (int i = 0; i < count(); ++i) m_chips[i]->setChecked(i == index);
+    for (int i = 0; i < count(); ++i)
+        m_chips[i]->setChecked(i == index);
 }
 
 QPushButton* WordChips::chip(int index) const {
@@ -41,9 +46,10 @@ QPushButton* WordChips::chip(int index) const {
 bool WordChips::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Enter || event->type() == QEvent::Leave) {
         for (int i = 0; i < count(); ++i)
-            if (m_chips[i] == watched) emit wordHovered(event->type() == QEvent::Enter ? i : -1);
+            if (m_chips[i] == watched)
+                emit wordHovered(event->type() == QEvent::Enter ? i : -1);
     }
     return QWidget::eventFilter(watched, event);
 }
 
-}  // namespace cl::ui
+} // namespace cl::ui

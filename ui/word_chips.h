@@ -10,7 +10,7 @@ class FlowLayout;
 
 class WordChips final : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit WordChips(QWidget* parent = nullptr);
     // One chip per decode step; the <END> step is shown too (its attention is real).
     void setWords(const QStringList& words, const std::vector<float>& probs);
@@ -18,16 +18,16 @@ public:
     QPushButton* chip(int index) const;
     int count() const { return static_cast<int>(m_chips.size()); }
 
-signals:
+  signals:
     void wordClicked(int index);
-    void wordHovered(int index);  // -1 when the pointer leaves the chips
+    void wordHovered(int index); // -1 when the pointer leaves the chips
 
-protected:
+  protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
-private:
+  private:
     FlowLayout* m_layout;
     std::vector<QPushButton*> m_chips;
 };
 
-}  // namespace cl::ui
+} // namespace cl::ui

@@ -10,7 +10,7 @@
 #include <exception>
 
 int main(int argc, char** argv) {
-    QCoreApplication qapp(argc, argv);  // QImageReader plugins need an application object
+    QCoreApplication qapp(argc, argv); // QImageReader plugins need an application object
     CLI::App app{"CaptionLens command-line tool: caption images or feature rows with a "
                  "captioning transformer and inspect its attention."};
     app.require_subcommand(1);

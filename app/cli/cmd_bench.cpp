@@ -13,25 +13,36 @@ void addBenchCommand(CLI::App& app) {
     static BenchOptions o;
     static bool json = false, notebook = false;
     static std::string features;
-    auto* cmd = app.add_subcommand("bench", "Benchmark a checkpoint (and the notebook configuration)");
+    auto* cmd =
+        app.add_subcommand("bench", "Benchmark a checkpoint (and the notebook configuration)");
     cmd->add_option("--checkpoint", checkpoint, "Image-model checkpoint to benchmark");
-    cmd->add_flag("--notebook", notebook, "Also benchmark the notebook configuration (feature input)");
-    cmd->add_option("--device", o.device, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-    cmd->add_option("--runs", o.runs, "Timed runs per figure (after warm-up)")->check(CLI::Range(1, 10000))->capture_default_str();
+    cmd->add_flag("--notebook", notebook,
+                  "Also benchmark the notebook configuration (feature input)");
+    cmd->add_option("--device", o.device, "cpu or cuda")
+        ->check(CLI::IsMember({"cpu", "cuda"}))
+        ->capture_default_str();
+    cmd->add_option("--runs", o.runs, "Timed runs per figure (after warm-up)")
+        ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
     cmd->add_flag("--json", json, "Print JSON (one report per line)");
-    cmd->add_option("--features", features, "Feature rows (.npy, 64+ rows) for feature-input checkpoints");
+    cmd->add_option("--features", features,
+                    "Feature rows (.npy, 64+ rows) for feature-input checkpoints");
     cmd->callback([] {
-        if (checkpoint.empty() && !notebook) throw std::invalid_argument("give --checkpoint C and/or --notebook");
+        if (checkpoint.empty() && !notebook)
+            throw std::invalid_argument("give --checkpoint C and/or --notebook");
         if (!features.empty()) {
             const auto m = readNpy(features);
             o.features = m.data;
             o.featureRows = m.rows;
         }
         std::vector<BenchReport> reports;
-        if (!checkpoint.empty()) reports.push_back(benchCheckpoint(checkpoint, o));
-        if (notebook) reports.push_back(benchNotebook(o));
-        for (const auto& r : reports) std::cout << (json ? r.toJson() : r.toText()) << "\n";
+        if (!checkpoint.empty())
+            reports.push_back(benchCheckpoint(checkpoint, o));
+        if (notebook)
+            reports.push_back(benchNotebook(o));
+        for (const auto& r : reports)
+            std::cout << (json ? r.toJson() : r.toText()) << "\n";
     });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

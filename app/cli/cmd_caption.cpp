@@ -54,27 +54,31 @@ std::vector<Result> captionImageFiles(const Captioner& model, const CaptionOptio
     std::vector<RgbImage> images;
     for (const auto& path : o.inputs) {
         auto loaded = loadImage(QString::fromStdString(path));
-        if (!loaded.ok()) throw std::runtime_error(loaded.error.toStdString());
+        if (!loaded.ok())
+            throw std::runtime_error(loaded.error.toStdString());
         images.push_back(std::move(loaded.rgb));
     }
     auto traces = model.captionImages(images, d);
     std::vector<Result> out;
-    for (size_t i = 0; i < traces.size(); ++i) out.push_back({o.inputs[i], std::move(traces[i])});
+    for (size_t i = 0; i < traces.size(); ++i)
+        out.push_back({o.inputs[i], std::move(traces[i])});
     return out;
 }
 
 void runCaption(const CaptionOptions& o) {
     if (o.features.empty() == o.inputs.empty())
         throw std::invalid_argument("give image files or --features FILE.npy (not both)");
-    if (o.row >= 0 && o.features.empty()) throw std::invalid_argument("--row needs --features");
+    if (o.row >= 0 && o.features.empty())
+        throw std::invalid_argument("--row needs --features");
     auto model = Captioner::open(o.checkpoint, o.device);
     DecodeOptions d;
     d.maxLength = o.maxLength;
     d.topK = o.topK;
     d.forcedPrefix = model->vocab().encode(o.forcePrefix);
-    for (const auto& w : model->info().warnings) std::cerr << "warning: " << w << "\n";
-    const auto results = o.features.empty() ? captionImageFiles(*model, o, d)
-                                            : captionFeatureRows(*model, o, d);
+    for (const auto& w : model->info().warnings)
+        std::cerr << "warning: " << w << "\n";
+    const auto results =
+        o.features.empty() ? captionImageFiles(*model, o, d) : captionFeatureRows(*model, o, d);
     for (const auto& r : results) {
         if (!o.json) {
             std::cout << r.trace.text() << "\n";
@@ -86,7 +90,7 @@ void runCaption(const CaptionOptions& o) {
     }
 }
 
-}  // namespace
+} // namespace
 
 void addCaptionCommand(CLI::App& app) {
     static CaptionOptions o;
@@ -104,11 +108,12 @@ void addCaptionCommand(CLI::App& app) {
     cmd->add_flag("--json", o.json, "One JSON object per input, one per line");
     cmd->add_flag("--attention", o.attention, "With --json: include every attention matrix");
     cmd->add_option("--features", o.features, "NumPy .npy of shape (D,) or (N, D)");
-    cmd->add_option("--row", o.row, "Caption only this row of --features")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--row", o.row, "Caption only this row of --features")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--force-prefix", o.forcePrefix,
                     "Words forced as the first tokens; greedy decoding continues after them");
     cmd->add_option("inputs", o.inputs, "Image files");
     cmd->callback([] { runCaption(o); });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

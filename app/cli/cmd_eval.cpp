@@ -20,16 +20,19 @@ void printPlain(const EvalResult& r) {
     std::printf("attribute accuracy   %.2f%%\n", 100 * r.attributeAccuracy);
     std::printf("relation accuracy    %.2f%% (%lld scenes)\n", 100 * r.relationAccuracy,
                 static_cast<long long>(r.relationScenes));
-    std::printf("pointing game        (%lld colour/shape words)\n", static_cast<long long>(r.pointingWords));
+    std::printf("pointing game        (%lld colour/shape words)\n",
+                static_cast<long long>(r.pointingWords));
     for (int64_t l = 0; l < r.layers; ++l) {
         std::printf("  layer %lld:", static_cast<long long>(l));
-        for (int64_t h = 0; h < r.heads; ++h) std::printf("  head %lld %.1f%%", static_cast<long long>(h), 100 * r.pointing[l * r.heads + h]);
+        for (int64_t h = 0; h < r.heads; ++h)
+            std::printf("  head %lld %.1f%%", static_cast<long long>(h),
+                        100 * r.pointing[l * r.heads + h]);
         std::printf("  | head average %.1f%%\n", 100 * r.pointingAverage[l]);
     }
     std::printf("  best: %s, %.2f%%\n", r.pointingBestName.c_str(), 100 * r.pointingBest);
 }
 
-}  // namespace
+} // namespace
 
 void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
@@ -37,20 +40,28 @@ void addEvalCommand(CLI::App& app) {
     static bool json = false, store = false;
     auto* cmd = app.add_subcommand("eval", "Evaluate an image model on held-out shapes scenes");
     cmd->add_option("--checkpoint", checkpoint, "Checkpoint file")->required();
-    cmd->add_option("--scenes", o.scenes, "Held-out scenes to caption")->check(CLI::Range(1, 1000000))->capture_default_str();
+    cmd->add_option("--scenes", o.scenes, "Held-out scenes to caption")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
     cmd->add_option("--first-seed", o.firstSeed, "First held-out seed")->capture_default_str();
-    cmd->add_option("--tolerance", o.tolerance, "Pointing game: pixels around the box that still count")->capture_default_str();
+    cmd->add_option("--tolerance", o.tolerance,
+                    "Pointing game: pixels around the box that still count")
+        ->capture_default_str();
     cmd->add_flag("--json", json, "Print JSON");
-    cmd->add_flag("--store", store, "Also store the figures in the checkpoint's metadata (training timeline)");
+    cmd->add_flag("--store", store,
+                  "Also store the figures in the checkpoint's metadata (training timeline)");
     cmd->callback([] {
         if (o.firstSeed + static_cast<uint64_t>(o.scenes) > 1000000000ULL)
             throw std::invalid_argument("held-out seeds end at 1e9; training uses the rest");
         auto model = Captioner::open(checkpoint);
         if (model->info().config.memory != MemoryKind::ImageGrid)
-            throw std::invalid_argument("eval needs an image model (this one takes feature vectors)");
+            throw std::invalid_argument(
+                "eval needs an image model (this one takes feature vectors)");
         const auto r = evaluate(*model, o);
-        if (json) std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";
-        else printPlain(r);
+        if (json)
+            std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";
+        else
+            printPlain(r);
         if (store) {
             auto ck = readCheckpoint(checkpoint);
             ck.meta.evalJson = r.toJson();
@@ -59,4 +70,4 @@ void addEvalCommand(CLI::App& app) {
     });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

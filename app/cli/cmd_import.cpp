@@ -33,13 +33,14 @@ void runImport(const ImportOptions& o) {
     ck.meta.date = isoDateNow();
     ck.meta.source = o.input;
     writeCheckpoint(o.out, ck);
-    for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
+    for (const auto& w : warnings)
+        std::cerr << "warning: " << w << "\n";
     std::cout << "wrote " << o.out << ": layout " << layoutName(layout) << ", "
               << ck.config.numLayers << " layers, " << ck.config.numHeads << " heads, width "
               << ck.config.wordvecDim << ", vocabulary " << vocab.size() << "\n";
 }
 
-}  // namespace
+} // namespace
 
 void addImportCommand(CLI::App& app) {
     static ImportOptions o;
@@ -57,4 +58,4 @@ void addImportCommand(CLI::App& app) {
     cmd->callback([] { runImport(o); });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

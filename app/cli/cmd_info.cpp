@@ -12,20 +12,27 @@ namespace {
 
 nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
     const auto& c = info.config;
-    nlohmann::json j = {
-        {"path", info.path},
-        {"vocab_size", vocabSize},
-        {"parameters", info.parameters},
-        {"config",
-         {{"input_dim", c.inputDim},   {"wordvec_dim", c.wordvecDim}, {"num_heads", c.numHeads},
-          {"num_layers", c.numLayers}, {"ffn_dim", c.ffnDim},         {"max_length", c.maxLength},
-          {"layout", layoutName(c.layout)}, {"memory", memoryKindName(c.memory)}}},
-        {"metadata",
-         {{"steps", info.meta.steps}, {"dataset", info.meta.dataset}, {"date", info.meta.date},
-          {"source", info.meta.source}}},
-        {"warnings", info.warnings}};
+    nlohmann::json j = {{"path", info.path},
+                        {"vocab_size", vocabSize},
+                        {"parameters", info.parameters},
+                        {"config",
+                         {{"input_dim", c.inputDim},
+                          {"wordvec_dim", c.wordvecDim},
+                          {"num_heads", c.numHeads},
+                          {"num_layers", c.numLayers},
+                          {"ffn_dim", c.ffnDim},
+                          {"max_length", c.maxLength},
+                          {"layout", layoutName(c.layout)},
+                          {"memory", memoryKindName(c.memory)}}},
+                        {"metadata",
+                         {{"steps", info.meta.steps},
+                          {"dataset", info.meta.dataset},
+                          {"date", info.meta.date},
+                          {"source", info.meta.source}}},
+                        {"warnings", info.warnings}};
     if (c.memory == MemoryKind::ImageGrid)
-        j["config"]["encoder"] = {{"image_size", c.encoder.imageSize}, {"grid", c.encoder.grid},
+        j["config"]["encoder"] = {{"image_size", c.encoder.imageSize},
+                                  {"grid", c.encoder.grid},
                                   {"channels", c.encoder.channels},
                                   {"position2d", c.encoder.position2d}};
     if (!info.meta.evalJson.empty())
@@ -53,10 +60,11 @@ void printPlain(const nlohmann::json& j) {
                   << c["encoder"]["grid"] << "x" << c["encoder"]["grid"] << " grid, "
                   << (c["encoder"]["position2d"].get<bool>() ? "with" : "without")
                   << " 2D position code\n";
-    for (const auto& w : j["warnings"]) std::cout << "warning      " << w.get<std::string>() << "\n";
+    for (const auto& w : j["warnings"])
+        std::cout << "warning      " << w.get<std::string>() << "\n";
 }
 
-}  // namespace
+} // namespace
 
 void addInfoCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("info", "Show a checkpoint's config, vocabulary and metadata");
@@ -67,9 +75,11 @@ void addInfoCommand(CLI::App& app) {
     cmd->callback([] {
         auto model = Captioner::open(path);
         const auto j = infoJson(model->info(), model->vocab().size());
-        if (json) std::cout << j.dump(2) << "\n";
-        else printPlain(j);
+        if (json)
+            std::cout << j.dump(2) << "\n";
+        else
+            printPlain(j);
     });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

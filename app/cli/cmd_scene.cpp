@@ -21,7 +21,8 @@ nlohmann::json groundTruth(const Scene& s, uint64_t seed) {
         const auto& o = s.spec.objects[i];
         const auto b = o.box();
         int64_t area = 0;
-        for (auto m : s.masks[i]) area += m;
+        for (auto m : s.masks[i])
+            area += m;
         objects.push_back({{"shape", shapeName(o.shape)},
                            {"colour", colourName(o.colour)},
                            {"size", sizeName(o.size)},
@@ -30,11 +31,14 @@ nlohmann::json groundTruth(const Scene& s, uint64_t seed) {
                            {"box", {b.x0, b.y0, b.x1, b.y1}},
                            {"mask_pixels", area}});
     }
-    return {{"seed", seed}, {"width", s.spec.side}, {"height", s.spec.side},
-            {"objects", objects}, {"captions", s.captions}};
+    return {{"seed", seed},
+            {"width", s.spec.side},
+            {"height", s.spec.side},
+            {"objects", objects},
+            {"captions", s.captions}};
 }
 
-}  // namespace
+} // namespace
 
 void saveRgbPng(const RgbImage& rgb, const std::string& path) {
     QSaveFile file(QString::fromStdString(path));
@@ -47,9 +51,12 @@ void addSceneCommand(CLI::App& app) {
     static int side = 128;
     static std::string out;
     static bool json = false;
-    auto* cmd = app.add_subcommand("scene", "Write one shapes-world scene and print its ground truth");
+    auto* cmd =
+        app.add_subcommand("scene", "Write one shapes-world scene and print its ground truth");
     cmd->add_option("--seed", seed, "Scene seed")->required();
-    cmd->add_option("--size", side, "Image side in pixels")->check(CLI::Range(32, 1024))->capture_default_str();
+    cmd->add_option("--size", side, "Image side in pixels")
+        ->check(CLI::Range(32, 1024))
+        ->capture_default_str();
     cmd->add_option("-o,--out", out, "Output PNG")->required();
     cmd->add_flag("--json", json, "Print the ground truth as JSON");
     cmd->callback([] {
@@ -59,8 +66,9 @@ void addSceneCommand(CLI::App& app) {
             std::cout << groundTruth(s, seed).dump(2) << "\n";
             return;
         }
-        for (const auto& c : s.captions) std::cout << c << "\n";
+        for (const auto& c : s.captions)
+            std::cout << c << "\n";
     });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

@@ -18,26 +18,33 @@ void printProgress(const TrainProgress& p) {
     std::fprintf(stderr, "\rstep %lld/%lld [%s] loss %.4f  %.0f scenes/s  ETA %d:%02d  ",
                  static_cast<long long>(p.step), static_cast<long long>(p.steps), bar.c_str(),
                  p.loss, p.scenesPerSecond, eta / 60, eta % 60);
-    if (p.step == p.steps) std::fprintf(stderr, "\n");
+    if (p.step == p.steps)
+        std::fprintf(stderr, "\n");
 }
 
-}  // namespace
+} // namespace
 
 void addTrainCommand(CLI::App& app) {
     static TrainOptions o;
     static std::string snapshots;
-    auto* cmd = app.add_subcommand("train", "Train an image captioning model on generated shapes scenes");
+    auto* cmd =
+        app.add_subcommand("train", "Train an image captioning model on generated shapes scenes");
     cmd->add_option("--steps", o.steps, "Optimiser steps")->capture_default_str();
     cmd->add_option("--batch", o.batch, "Scenes per step")->capture_default_str();
     cmd->add_option("--heads", o.heads, "Attention heads")->capture_default_str();
     cmd->add_option("--layers", o.layers, "Decoder layers")->capture_default_str();
-    cmd->add_option("--width", o.width, "Model width W (also the encoder output width)")->capture_default_str();
+    cmd->add_option("--width", o.width, "Model width W (also the encoder output width)")
+        ->capture_default_str();
     cmd->add_option("--ffn", o.ffn, "Feed-forward width")->capture_default_str();
-    cmd->add_option("--seed", o.seed, "Random seed (weights and training scenes)")->capture_default_str();
+    cmd->add_option("--seed", o.seed, "Random seed (weights and training scenes)")
+        ->capture_default_str();
     cmd->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
-    cmd->add_option("--save-every", o.saveEvery, "Write the checkpoint every N steps")->capture_default_str();
-    cmd->add_option("--snapshots", snapshots, "Comma-separated steps at which to keep OUT-stepN.pt");
-    cmd->add_flag("!--no-position2d", o.position2d, "Leave out the 2D position code of the image grid");
+    cmd->add_option("--save-every", o.saveEvery, "Write the checkpoint every N steps")
+        ->capture_default_str();
+    cmd->add_option("--snapshots", snapshots,
+                    "Comma-separated steps at which to keep OUT-stepN.pt");
+    cmd->add_flag("!--no-position2d", o.position2d,
+                  "Leave out the 2D position code of the image grid");
     cmd->add_option("--resume", o.resume, "Continue from this checkpoint");
     cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
     cmd->callback([] {
@@ -53,4 +60,4 @@ void addTrainCommand(CLI::App& app) {
     });
 }
 
-}  // namespace cl::cli
+} // namespace cl::cli

@@ -23,4 +23,4 @@ void addBenchCommand(CLI::App& app);
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);
 
-}  // namespace cl::cli
+} // namespace cl::cli

@@ -17,7 +17,7 @@ LoadedImage fromQImage(const QImage& source) {
         return out;
     }
     QImage rgb(source.size(), QImage::Format_RGB888);
-    rgb.fill(Qt::white);  // transparent pixels show as white, as in any viewer
+    rgb.fill(Qt::white); // transparent pixels show as white, as in any viewer
     {
         QPainter p(&rgb);
         p.drawImage(0, 0, source.convertToFormat(QImage::Format_ARGB32_Premultiplied));
@@ -47,7 +47,8 @@ LoadedImage loadImage(const QString& path) {
         return out;
     }
     out = fromQImage(image);
-    if (!out.ok()) out.error = path + QStringLiteral(": ") + out.error;
+    if (!out.ok())
+        out.error = path + QStringLiteral(": ") + out.error;
     return out;
 }
 
@@ -59,4 +60,4 @@ QImage toQImage(const RgbImage& rgb) {
     return img;
 }
 
-}  // namespace cl
+} // namespace cl

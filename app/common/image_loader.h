@@ -9,9 +9,9 @@
 namespace cl {
 
 struct LoadedImage {
-    QImage image;   // RGB888, for display
-    RgbImage rgb;   // the same pixels for model/
-    QString error;  // non-empty when loading failed
+    QImage image;  // RGB888, for display
+    RgbImage rgb;  // the same pixels for model/
+    QString error; // non-empty when loading failed
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -23,4 +23,4 @@ LoadedImage fromQImage(const QImage& image);
 // Wraps RGB bytes as a QImage (deep copy).
 QImage toQImage(const RgbImage& rgb);
 
-}  // namespace cl
+} // namespace cl

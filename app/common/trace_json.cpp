@@ -13,7 +13,8 @@ nlohmann::json selfMatrices(const CaptionTrace& tr) {
             auto rows = nlohmann::json::array();
             for (int64_t q = 0; q < t; ++q) {
                 std::vector<float> row(static_cast<size_t>(t), 0.f);
-                for (int64_t k = 0; k <= q; ++k) row[k] = tr.selfWeight(l, h, q, k);
+                for (int64_t k = 0; k <= q; ++k)
+                    row[k] = tr.selfWeight(l, h, q, k);
                 rows.push_back(row);
             }
             heads.push_back(rows);
@@ -38,7 +39,7 @@ nlohmann::json crossMatrices(const CaptionTrace& tr) {
     return layers;
 }
 
-}  // namespace
+} // namespace
 
 nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
     nlohmann::json j;
@@ -49,8 +50,12 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
         tokens.push_back(s.token);
         ids.push_back(s.id);
         auto top = nlohmann::json::array();
-        for (const auto& c : s.topK) top.push_back({{"token", c.token}, {"id", c.id}, {"prob", c.prob}});
-        steps.push_back({{"token", s.token}, {"id", s.id}, {"prob", s.prob}, {"forced", s.forced},
+        for (const auto& c : s.topK)
+            top.push_back({{"token", c.token}, {"id", c.id}, {"prob", c.prob}});
+        steps.push_back({{"token", s.token},
+                         {"id", s.id},
+                         {"prob", s.prob},
+                         {"forced", s.forced},
                          {"top_k", top}});
     }
     j["tokens"] = tokens;
@@ -59,9 +64,10 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
     if (attention) {
         j["self_attention"] = selfMatrices(tr);
         j["cross_attention"] = crossMatrices(tr);
-        if (tr.gridSide > 0) j["grid"] = {tr.gridSide, tr.gridSide};
+        if (tr.gridSide > 0)
+            j["grid"] = {tr.gridSide, tr.gridSide};
     }
     return j;
 }
 
-}  // namespace cl
+} // namespace cl

@@ -11,4 +11,4 @@ namespace cl {
 // [layer][head][T][M] (row t: the query that produced token t; masked entries are 0).
 nlohmann::json traceToJson(const CaptionTrace& trace, bool attention);
 
-}  // namespace cl
+} // namespace cl

@@ -10,9 +10,11 @@
 namespace cl {
 
 namespace {
-[[noreturn]] void fail(const std::string& m) { throw std::runtime_error(m); }
+[[noreturn]] void fail(const std::string& m) {
+    throw std::runtime_error(m);
+}
 constexpr long kMaxVocabBytes = 64L << 20;
-}  // namespace
+} // namespace
 
 std::vector<std::string> parseVocabJson(const std::string& text) {
     nlohmann::json j;
@@ -24,7 +26,8 @@ std::vector<std::string> parseVocabJson(const std::string& text) {
     if (!j.is_object() || !j.contains("idx_to_word"))
         fail("vocabulary JSON lacks \"idx_to_word\"");
     const auto& list = j["idx_to_word"];
-    if (!list.is_array()) fail("vocabulary \"idx_to_word\" is not a list");
+    if (!list.is_array())
+        fail("vocabulary \"idx_to_word\" is not a list");
     std::vector<std::string> words;
     for (size_t i = 0; i < list.size(); ++i) {
         if (!list[i].is_string())
@@ -33,9 +36,11 @@ std::vector<std::string> parseVocabJson(const std::string& text) {
     }
     if (j.contains("word_to_idx")) {
         const auto& map = j["word_to_idx"];
-        if (!map.is_object()) fail("vocabulary \"word_to_idx\" is not an object");
+        if (!map.is_object())
+            fail("vocabulary \"word_to_idx\" is not an object");
         for (auto it = map.begin(); it != map.end(); ++it) {
-            if (!it.value().is_number_integer()) fail("word_to_idx[\"" + it.key() + "\"] is not an integer");
+            if (!it.value().is_number_integer())
+                fail("word_to_idx[\"" + it.key() + "\"] is not an integer");
             const auto id = it.value().get<long long>();
             if (id < 0 || id >= static_cast<long long>(words.size()) || words[id] != it.key())
                 fail("word_to_idx says \"" + it.key() + "\" is " + std::to_string(id) +
@@ -50,8 +55,10 @@ std::vector<std::string> parseVocabJson(const std::string& text) {
 
 std::vector<std::string> readVocabJson(const std::string& path) {
     struct stat st {};
-    if (stat(path.c_str(), &st) != 0) fail("cannot open " + path + ": no such file");
-    if (st.st_size > kMaxVocabBytes) fail(path + " is too large for a vocabulary (over 64 MiB)");
+    if (stat(path.c_str(), &st) != 0)
+        fail("cannot open " + path + ": no such file");
+    if (st.st_size > kMaxVocabBytes)
+        fail(path + " is too large for a vocabulary (over 64 MiB)");
     std::ifstream in(path);
     std::ostringstream buf;
     buf << in.rdbuf();
@@ -62,4 +69,4 @@ std::vector<std::string> readVocabJson(const std::string& path) {
     }
 }
 
-}  // namespace cl
+} // namespace cl

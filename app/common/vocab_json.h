@@ -10,4 +10,4 @@ namespace cl {
 std::vector<std::string> readVocabJson(const std::string& path);
 std::vector<std::string> parseVocabJson(const std::string& text);
 
-}  // namespace cl
+} // namespace cl

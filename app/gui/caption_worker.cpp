@@ -8,7 +8,8 @@ CaptionWorker::~CaptionWorker() = default;
 void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
     try {
         auto model = Captioner::open(r.path.toStdString(), r.device.toStdString());
-        if (m_cancelledCheckpoint == r.id) return;  // the user cancelled: keep the old model
+        if (m_cancelledCheckpoint == r.id)
+            return; // the user cancelled: keep the old model
         m_model = std::move(model);
         emit checkpointOpened(r.id, m_model->info());
     } catch (const std::exception& e) {
@@ -19,9 +20,11 @@ void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
 }
 
 void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
-    if (r.id < m_latest[r.purpose % 3]) return;  // superseded before it started
+    if (r.id < m_latest[r.purpose % 3])
+        return; // superseded before it started
     try {
-        if (!m_model) throw std::runtime_error("no model is loaded; open a checkpoint first");
+        if (!m_model)
+            throw std::runtime_error("no model is loaded; open a checkpoint first");
         const bool imageModel = m_model->info().config.memory == MemoryKind::ImageGrid;
         std::vector<CaptionTrace> traces;
         if (imageModel) {
@@ -30,7 +33,8 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
             traces = m_model->captionImages({r.image}, r.options);
         } else {
             if (r.features.empty())
-                throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+                throw std::runtime_error(
+                    "this model reads feature vectors; open a .npy feature file");
             traces = m_model->captionFeatures(r.features, 1, r.options);
         }
         emit captioned(r.id, traces.front());
@@ -41,4 +45,4 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
     }
 }
 
-}  // namespace cl
+} // namespace cl

@@ -13,7 +13,7 @@ namespace cl {
 
 class CaptionWorker final : public QObject {
     Q_OBJECT
-public:
+  public:
     CaptionWorker();
     ~CaptionWorker() override;
 
@@ -21,20 +21,20 @@ public:
     void noteCaptionRequest(const cl::ui::CaptionRequest& r) { m_latest[r.purpose % 3] = r.id; }
     void cancelCheckpoint(quint64 id) { m_cancelledCheckpoint = id; }
 
-public slots:
+  public slots:
     void openCheckpoint(const cl::ui::CheckpointRequest& request);
     void caption(const cl::ui::CaptionRequest& request);
 
-signals:
+  signals:
     void checkpointOpened(quint64 id, const cl::ModelInfo& info);
     void checkpointFailed(quint64 id, const QString& message);
     void captioned(quint64 id, const cl::CaptionTrace& trace);
     void captionFailed(quint64 id, const QString& message);
 
-private:
+  private:
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latest[3] = {0, 0, 0};  // newest request id per purpose
+    std::atomic<quint64> m_latest[3] = {0, 0, 0}; // newest request id per purpose
     std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 
-}  // namespace cl
+} // namespace cl

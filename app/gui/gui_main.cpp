@@ -13,11 +13,13 @@ namespace {
 
 QString resourcePath(const QString& relative) {
     // Next to the executable when installed, else the source tree's resources/.
-    const QString installed = QCoreApplication::applicationDirPath() + "/../share/captionlens/" + relative;
-    return QFileInfo::exists(installed) ? installed : QStringLiteral(CL_RESOURCE_DIR "/") + relative;
+    const QString installed =
+        QCoreApplication::applicationDirPath() + "/../share/captionlens/" + relative;
+    return QFileInfo::exists(installed) ? installed
+                                        : QStringLiteral(CL_RESOURCE_DIR "/") + relative;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -27,11 +29,16 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("See inside an image-captioning transformer.");
     parser.addHelpOption();
     parser.addPositionalArgument("image", "Image to caption (default: a bundled sample)");
-    const QCommandLineOption checkpoint("checkpoint", "Checkpoint to load (default: the bundled model)", "file");
-    const QCommandLineOption screenshot("screenshot", "Save the window to this PNG after captioning and exit", "png");
-    const QCommandLineOption panel("panel", "Panel to show: caption, attention, pe or decode", "name", "caption");
-    const QCommandLineOption profile("profile", "Print image-to-painted latency over N scenes and exit", "n");
-    const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n", "0");
+    const QCommandLineOption checkpoint("checkpoint",
+                                        "Checkpoint to load (default: the bundled model)", "file");
+    const QCommandLineOption screenshot(
+        "screenshot", "Save the window to this PNG after captioning and exit", "png");
+    const QCommandLineOption panel("panel", "Panel to show: caption, attention, pe or decode",
+                                   "name", "caption");
+    const QCommandLineOption profile("profile",
+                                     "Print image-to-painted latency over N scenes and exit", "n");
+    const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n",
+                                     "0");
     parser.addOptions({checkpoint, screenshot, panel, profile, threads});
     parser.process(app);
     cl::setThreadCount(parser.value(threads).toInt());
@@ -39,7 +46,8 @@ int main(int argc, char** argv) {
     cl::ui::MainWindow window;
     cl::ModelThread modelThread(window);
     window.showPanel(parser.value(panel));
-    if (parser.isSet(screenshot)) cl::scheduleScreenshot(&window, parser.value(screenshot));
+    if (parser.isSet(screenshot))
+        cl::scheduleScreenshot(&window, parser.value(screenshot));
     window.show();
     window.openCheckpoint(parser.isSet(checkpoint) ? parser.value(checkpoint)
                                                    : resourcePath("models/default.pt"));
@@ -47,9 +55,12 @@ int main(int argc, char** argv) {
         cl::scheduleProfile(&window, std::max(1, parser.value(profile).toInt()));
     } else {
         const auto args = parser.positionalArguments();
-        if (!args.isEmpty()) window.openImage(args.first());
-        else if (QFileInfo::exists(resourcePath("samples/two-shapes.png"))) window.openImage(resourcePath("samples/two-shapes.png"));
-        else window.openRandomScene(2);
+        if (!args.isEmpty())
+            window.openImage(args.first());
+        else if (QFileInfo::exists(resourcePath("samples/two-shapes.png")))
+            window.openImage(resourcePath("samples/two-shapes.png"));
+        else
+            window.openRandomScene(2);
     }
     return app.exec();
 }

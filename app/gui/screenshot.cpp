@@ -17,7 +17,8 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
     QObject::connect(window, &ui::MainWindow::viewUpdated, window, [window, path] {
         QTimer::singleShot(300, window, [window, path] {
             const bool ok = window->grab().save(path, "PNG");
-            std::fprintf(ok ? stdout : stderr, ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
+            std::fprintf(ok ? stdout : stderr,
+                         ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
                          qPrintable(path));
             QApplication::exit(ok ? 0 : 1);
         });
@@ -52,16 +53,19 @@ void scheduleProfile(ui::MainWindow* window, int count) {
             window->grab();
         }
         const double ms = state->timer.nsecsElapsed() / 1e6;
-        if (state->warm) state->ms.push_back(ms);
+        if (state->warm)
+            state->ms.push_back(ms);
         state->warm = true;
-        if (int(state->ms.size()) < count) return QTimer::singleShot(0, window, openNext);
+        if (int(state->ms.size()) < count)
+            return QTimer::singleShot(0, window, openNext);
         std::sort(state->ms.begin(), state->ms.end());
-        std::printf("image chosen -> caption + all panels painted: median %.1f ms, min %.1f, max %.1f "
-                    "(%d scenes, both panels rendered)\n",
-                    state->ms[state->ms.size() / 2], state->ms.front(), state->ms.back(), count);
+        std::printf(
+            "image chosen -> caption + all panels painted: median %.1f ms, min %.1f, max %.1f "
+            "(%d scenes, both panels rendered)\n",
+            state->ms[state->ms.size() / 2], state->ms.front(), state->ms.back(), count);
         QApplication::exit(0);
     });
     QTimer::singleShot(0, window, openNext);
 }
 
-}  // namespace cl
+} // namespace cl

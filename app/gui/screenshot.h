@@ -14,4 +14,4 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path);
 // every panel painted (median, min, max).
 void scheduleProfile(ui::MainWindow* window, int count);
 
-}  // namespace cl
+} // namespace cl

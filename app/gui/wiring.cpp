@@ -11,13 +11,16 @@ ModelThread::ModelThread(ui::MainWindow& window) : m_worker(new CaptionWorker) {
     m_worker->moveToThread(&m_thread);
     QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     // Direct connections only touch the worker's atomics; the work itself is queued.
-    QObject::connect(&window, &M::captionRequested, m_worker,
-                     [w = m_worker](const ui::CaptionRequest& r) { w->noteCaptionRequest(r); },
-                     Qt::DirectConnection);
-    QObject::connect(&window, &M::checkpointCancelled, m_worker,
-                     [w = m_worker](quint64 id) { w->cancelCheckpoint(id); }, Qt::DirectConnection);
+    QObject::connect(
+        &window, &M::captionRequested, m_worker,
+        [w = m_worker](const ui::CaptionRequest& r) { w->noteCaptionRequest(r); },
+        Qt::DirectConnection);
+    QObject::connect(
+        &window, &M::checkpointCancelled, m_worker,
+        [w = m_worker](quint64 id) { w->cancelCheckpoint(id); }, Qt::DirectConnection);
     QObject::connect(&window, &M::captionRequested, m_worker, &W::caption, Qt::QueuedConnection);
-    QObject::connect(&window, &M::checkpointRequested, m_worker, &W::openCheckpoint, Qt::QueuedConnection);
+    QObject::connect(&window, &M::checkpointRequested, m_worker, &W::openCheckpoint,
+                     Qt::QueuedConnection);
     QObject::connect(m_worker, &W::captioned, &window, &M::onCaptioned);
     QObject::connect(m_worker, &W::captionFailed, &window, &M::onCaptionFailed);
     QObject::connect(m_worker, &W::checkpointOpened, &window, &M::onCheckpointOpened);
@@ -30,4 +33,4 @@ ModelThread::~ModelThread() {
     m_thread.wait();
 }
 
-}  // namespace cl
+} // namespace cl

@@ -13,14 +13,14 @@ class MainWindow;
 
 // Owns the model thread; stops it (after the current request) on destruction.
 class ModelThread final {
-public:
+  public:
     explicit ModelThread(ui::MainWindow& window);
     ~ModelThread();
     CaptionWorker* worker() const { return m_worker; }
 
-private:
+  private:
     QThread m_thread;
     CaptionWorker* m_worker;
 };
 
-}  // namespace cl
+} // namespace cl
