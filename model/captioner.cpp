@@ -20,6 +20,40 @@ class PositionalSwitch {
   private:
     CaptioningTransformer& m_model;
 };
+// Zeroes the output of the heads a decode switches off, for the duration of one call.
+class HeadSwitch {
+  public:
+    HeadSwitch(CaptioningTransformer& m, const std::vector<uint8_t>& off) : m_model(m) {
+        if (off.empty())
+            return;
+        const auto& c = m->config();
+        if (static_cast<int64_t>(off.size()) != c.numLayers * 2 * c.numHeads)
+            throw std::invalid_argument("head mask has " + std::to_string(off.size()) +
+                                        " entries; this model needs layers x 2 x heads = " +
+                                        std::to_string(c.numLayers * 2 * c.numHeads));
+        const auto device = m->parameters().front().device();
+        for (int64_t l = 0; l < c.numLayers; ++l) {
+            auto& layer = m->transformer->layer(static_cast<size_t>(l));
+            for (int kind = 0; kind < 2; ++kind) {
+                auto keep = torch::ones({c.numHeads});
+                for (int64_t h = 0; h < c.numHeads; ++h)
+                    if (off[static_cast<size_t>((l * 2 + kind) * c.numHeads + h)])
+                        keep[h] = 0.0;
+                (kind == 0 ? layer.self_attn : layer.cross_attn)->setHeadMask(keep.to(device));
+            }
+        }
+    }
+    ~HeadSwitch() {
+        for (size_t l = 0; l < m_model->transformer->size(); ++l) {
+            m_model->transformer->layer(l).self_attn->setHeadMask({});
+            m_model->transformer->layer(l).cross_attn->setHeadMask({});
+        }
+    }
+
+  private:
+    CaptioningTransformer& m_model;
+};
+
 } // namespace
 
 struct Captioner::Impl {
@@ -97,6 +131,7 @@ std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& r
                                     " feature rows of width " + std::to_string(dim));
     torch::InferenceMode guard;
     PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
     auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
     return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
 }
@@ -105,6 +140,7 @@ std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& 
                                                    const DecodeOptions& options) const {
     torch::InferenceMode guard;
     PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
     return greedyDecode(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 
@@ -112,6 +148,7 @@ std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<Rg
                                                             const DecodeOptions& options) const {
     torch::InferenceMode guard;
     PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
     return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 

@@ -47,6 +47,9 @@ struct DecodeOptions {
     bool keepLogits = false;
     std::vector<int64_t> forcedPrefix; // token ids forced at steps 0..n-1
     bool positionalEncoding = true;    // false: the ablation, nothing added to the embeddings
+    // Heads switched off (their attention output zeroed): [layer][0 self / 1 cross][head] as
+    // layer * 2 * heads + kind * heads + head, 1 = off. Empty: every head on.
+    std::vector<uint8_t> headsOff;
 };
 
 } // namespace cl

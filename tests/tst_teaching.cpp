@@ -1,6 +1,7 @@
 // The teaching panels: positional-encoding lab and step-by-step decoding (offscreen).
 #include "decode_panel.h"
 #include "gui_fixture.h"
+#include "heads_panel.h"
 #include "heatmap_plot.h"
 #include "pe_panel.h"
 #include "selection.h"
@@ -24,6 +25,7 @@ class TestTeaching : public QObject {
     void temperatureReshapesButKeepsOrder();
     void forcingMatchesCliForcePrefix();
     void removingPositionalEncodingChangesTheModel();
+    void ablatingALayerChangesTheOutput();
 
   private:
     cltest::GuiFixture m_f;
@@ -126,6 +128,29 @@ void TestTeaching::removingPositionalEncodingChangesTheModel() {
         changedCaptions += without != normal;
     }
     QVERIFY(changedCaptions >= 1);
+}
+
+void TestTeaching::ablatingALayerChangesTheOutput() {
+    QVERIFY(m_f.openAndWait(m_f.saveScene(31)));
+    const auto before = m_f.window->view().trace;
+    auto* heads = m_f.window->headsPanel();
+    const int n = int(m_f.window->model().config.numHeads);
+    QSignalSpy spy(m_f.window.get(), &ui::MainWindow::viewUpdated);
+    for (int kind = 0; kind < 2; ++kind)
+        for (int h = 0; h < n; ++h)
+            heads->setHeadOff(1, kind, h, true); // all of layer 2
+    QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy() && spy.count() >= 1, 30000);
+    QCOMPARE(heads->offCount(), 2 * n);
+    const auto after = m_f.window->view().trace;
+    bool changed = after.text() != before.text();
+    for (size_t t = 0; t < std::min(after.steps.size(), before.steps.size()); ++t)
+        changed = changed || std::abs(after.steps[t].prob - before.steps[t].prob) > 1e-3;
+    QVERIFY(changed);
+    // Reset restores the model exactly.
+    heads->reset();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy() && spy.count() >= 2, 30000);
+    QCOMPARE(m_f.window->view().trace.text(), before.text());
+    QCOMPARE(m_f.window->view().trace.steps[0].prob, before.steps[0].prob);
 }
 
 QTEST_MAIN(TestTeaching)

@@ -4,6 +4,7 @@
 #include "attention_panel.h"
 #include "caption_panel.h"
 #include "decode_panel.h"
+#include "heads_panel.h"
 #include "npy.h"
 #include "pe_panel.h"
 #include "scene.h"
@@ -38,6 +39,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_decodePanel = new DecodePanel(m_selection, m_tabs);
     m_tabs->addTab(m_pePanel, tr("&Positional encoding"));
     m_tabs->addTab(m_decodePanel, tr("&Decoding"));
+    m_headsPanel = new HeadsPanel(m_tabs);
+    m_tabs->addTab(m_headsPanel, tr("&Head ablation"));
+    connect(m_headsPanel, &HeadsPanel::headsChanged, this, [this](const std::vector<uint8_t>& off) {
+        m_headsOff = off;
+        if (m_view.valid())
+            recaption();
+    });
     connect(m_decodePanel, &DecodePanel::forceRequested, this,
             [this](const std::vector<int64_t>& prefix) {
                 requestVariant(CaptionRequest::Branch, prefix, true);
@@ -51,14 +59,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 void MainWindow::showPanel(const QString& name) {
-    QWidget* panel = m_captionPanel;
-    if (name == QLatin1String("attention"))
-        panel = m_attentionPanel;
-    else if (name == QLatin1String("pe"))
-        panel = m_pePanel;
-    else if (name == QLatin1String("decode"))
-        panel = m_decodePanel;
-    m_tabs->setCurrentWidget(panel);
+    const std::pair<const char*, QWidget*> panels[] = {{"caption", m_captionPanel},
+                                                       {"attention", m_attentionPanel},
+                                                       {"pe", m_pePanel},
+                                                       {"decode", m_decodePanel},
+                                                       {"heads", m_headsPanel}};
+    for (const auto& [key, widget] : panels)
+        if (name == QLatin1String(key))
+            m_tabs->setCurrentWidget(widget);
 }
 
 void MainWindow::openImage(const QString& path) {
@@ -106,6 +114,7 @@ CaptionRequest MainWindow::makeRequest(int purpose, const RgbImage& image,
     r.options.maxLength = m_maxLength->value();
     r.options.topK = 5;
     r.options.keepLogits = true;
+    r.options.headsOff = m_headsOff;
     return r;
 }
 
@@ -157,6 +166,7 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_attentionPanel->setView(m_view);
     m_pePanel->setView(m_view);
     m_decodePanel->setView(m_view);
+    m_headsPanel->setView(m_view);
     setWindowTitle(
         tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
     statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
@@ -194,6 +204,7 @@ void MainWindow::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
         return;
     m_pendingCheckpoint = 0;
     m_model = info;
+    m_headsOff.clear(); // a new model starts with every head on (the panel rebuilds its grid)
     rememberRecent(QStringLiteral("recentCheckpoints"),
                    QFileInfo(m_pendingCheckpointPath).absoluteFilePath());
     const auto& c = info.config;

@@ -22,6 +22,7 @@ namespace cl::ui {
 class AttentionPanel;
 class CaptionPanel;
 class DecodePanel;
+class HeadsPanel;
 class PePanel;
 class Selection;
 
@@ -34,7 +35,7 @@ class MainWindow final : public QMainWindow {
     void openCheckpoint(const QString& path);
     void openFeatures(const QString& path, int row);
     void openRandomScene(quint64 seed);
-    void showPanel(const QString& name);  // "caption", "attention", "pe" or "decode"
+    void showPanel(const QString& name);  // "caption", "attention", "pe", "decode" or "heads"
     bool exportView(const QString& path); // .png or .pdf
     bool exportAttentionCsv(const QString& path);
 
@@ -46,6 +47,7 @@ class MainWindow final : public QMainWindow {
     AttentionPanel* attentionPanel() const { return m_attentionPanel; }
     PePanel* pePanel() const { return m_pePanel; }
     DecodePanel* decodePanel() const { return m_decodePanel; }
+    HeadsPanel* headsPanel() const { return m_headsPanel; }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
 
@@ -86,6 +88,8 @@ class MainWindow final : public QMainWindow {
     AttentionPanel* m_attentionPanel;
     PePanel* m_pePanel;
     DecodePanel* m_decodePanel;
+    HeadsPanel* m_headsPanel;
+    std::vector<uint8_t> m_headsOff;  // the ablation every caption request carries
     QComboBox* m_device;
     QSpinBox* m_maxLength;
     QLabel* m_modelLabel;

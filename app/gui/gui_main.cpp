@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
                                         "Checkpoint to load (default: the bundled model)", "file");
     const QCommandLineOption screenshot(
         "screenshot", "Save the window to this PNG after captioning and exit", "png");
-    const QCommandLineOption panel("panel", "Panel to show: caption, attention, pe or decode",
-                                   "name", "caption");
+    const QCommandLineOption panel(
+        "panel", "Panel to show: caption, attention, pe, decode or heads", "name", "caption");
     const QCommandLineOption profile("profile",
                                      "Print image-to-painted latency over N scenes and exit", "n");
     const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n",
