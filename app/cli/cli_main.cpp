@@ -1,5 +1,6 @@
 // captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
 #include "commands.h"
+#include "errors.h"
 
 #include "threads.h"
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "captionlens-cli: error: %s\n", e.what());
+        std::fprintf(stderr, "captionlens-cli: error: %s\n", cl::errorLine(e).c_str());
         return 1;
     } catch (...) {
         std::fprintf(stderr, "captionlens-cli: error: unexpected failure\n");

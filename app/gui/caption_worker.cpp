@@ -1,5 +1,7 @@
 #include "caption_worker.h"
 
+#include "errors.h"
+
 namespace cl {
 
 CaptionWorker::CaptionWorker() = default;
@@ -13,7 +15,7 @@ void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
         m_model = std::move(model);
         emit checkpointOpened(r.id, m_model->info());
     } catch (const std::exception& e) {
-        emit checkpointFailed(r.id, QString::fromStdString(e.what()));
+        emit checkpointFailed(r.id, QString::fromStdString(errorLine(e)));
     } catch (...) {
         emit checkpointFailed(r.id, tr("unexpected failure while loading %1").arg(r.path));
     }
@@ -39,7 +41,7 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
         }
         emit captioned(r.id, traces.front());
     } catch (const std::exception& e) {
-        emit captionFailed(r.id, QString::fromStdString(e.what()));
+        emit captionFailed(r.id, QString::fromStdString(errorLine(e)));
     } catch (...) {
         emit captionFailed(r.id, tr("unexpected failure while captioning"));
     }
