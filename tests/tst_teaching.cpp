@@ -1,4 +1,6 @@
 // The teaching panels: positional-encoding lab and step-by-step decoding (offscreen).
+#include "attention_panel.h"
+#include "caption_panel.h"
 #include "decode_panel.h"
 #include "gui_fixture.h"
 #include "heads_panel.h"
@@ -9,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMouseEvent>
 #include <QProcess>
 
 #include <cmath>
@@ -26,6 +29,7 @@ class TestTeaching : public QObject {
     void forcingMatchesCliForcePrefix();
     void removingPositionalEncodingChangesTheModel();
     void ablatingALayerChangesTheOutput();
+    void presenterModeEnlargesAndSteps();
 
   private:
     cltest::GuiFixture m_f;
@@ -151,6 +155,33 @@ void TestTeaching::ablatingALayerChangesTheOutput() {
     QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy() && spy.count() >= 2, 30000);
     QCOMPARE(m_f.window->view().trace.text(), before.text());
     QCOMPARE(m_f.window->view().trace.steps[0].prob, before.steps[0].prob);
+}
+
+void TestTeaching::presenterModeEnlargesAndSteps() {
+    QVERIFY(m_f.openAndWait(m_f.saveScene(32)));
+    auto* w = m_f.window.get();
+    auto* plot = w->attentionPanel()->largePlot();
+    const double before = plot->xAxis->tickLabelFont().pointSizeF();
+    const double widgetBefore = w->captionPanel()->font().pointSizeF();
+    w->showPanel("attention");
+    w->setPresenterMode(true);
+    QVERIFY(w->presenterMode());
+    QVERIFY(plot->xAxis->tickLabelFont().pointSizeF() > 1.3 * before);
+    QVERIFY(w->captionPanel()->font().pointSizeF() > 1.3 * widgetBefore);
+    // The pointer's cell is outlined on heatmaps.
+    const QPoint centre = plot->axisRect()->rect().center();
+    QMouseEvent move(QEvent::MouseMove, QPointF(centre), QPointF(plot->mapToGlobal(centre)),
+                     Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(plot, &move);
+    QVERIFY(plot->pointerCellVisible());
+    // PageDown steps the word in every panel.
+    w->selection()->setStep(0);
+    QTest::keyClick(w, Qt::Key_PageDown);
+    QCOMPARE(w->selection()->step(), 1);
+    QTest::keyClick(w, Qt::Key_PageUp);
+    QCOMPARE(w->selection()->step(), 0);
+    w->setPresenterMode(false);
+    QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), before);
 }
 
 QTEST_MAIN(TestTeaching)

@@ -37,6 +37,9 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
     m_rowMarker = new QCPItemRect(this);
     m_rowMarker->setPen(QPen(QColor(230, 60, 60), full ? 2.5 : 1.5));
     m_rowMarker->setVisible(false);
+    m_pointerMarker = new QCPItemRect(this);
+    m_pointerMarker->setPen(QPen(QColor(255, 140, 0), full ? 3.0 : 2.0));
+    m_pointerMarker->setVisible(false);
     setMouseTracking(true);
 }
 
@@ -99,6 +102,17 @@ void HeatmapPlot::setHighlightRow(int row) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapPlot::setPointerHighlight(bool on) {
+    m_pointerHighlight = on;
+    if (!on)
+        m_pointerMarker->setVisible(false);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool HeatmapPlot::pointerCellVisible() const {
+    return m_pointerMarker->visible();
+}
+
 QString HeatmapPlot::describeCell(int row, int col) const {
     if (row < 0 || col < 0 || row >= m_rows || col >= m_cols)
         return {};
@@ -119,7 +133,17 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
     const bool inside = axisRect()->rect().contains(event->pos());
     if (!inside || row < 0 || col < 0 || row >= m_rows || col >= m_cols) {
         QToolTip::hideText();
+        if (m_pointerMarker->visible()) {
+            m_pointerMarker->setVisible(false);
+            replot(QCustomPlot::rpQueuedReplot);
+        }
         return;
+    }
+    if (m_pointerHighlight) {
+        m_pointerMarker->setVisible(true);
+        m_pointerMarker->topLeft->setCoords(col - 0.5, row - 0.5);
+        m_pointerMarker->bottomRight->setCoords(col + 0.5, row + 0.5);
+        replot(QCustomPlot::rpQueuedReplot);
     }
     QToolTip::showText(event->globalPosition().toPoint(), describeCell(row, col), this);
     emit cellHovered(row, col);

@@ -26,6 +26,9 @@ class HeatmapPlot final : public QCustomPlot {
     }
     void setHighlighted(bool on);
     void setHighlightRow(int row); // the selected step, outlined; -1 none
+    // Presenter mode: outline the cell under the pointer so the class sees what is pointed at.
+    void setPointerHighlight(bool on);
+    bool pointerCellVisible() const;
     // The hover text for cell (row, col), also used by tests.
     QString describeCell(int row, int col) const;
     QCPColorMap* colorMap() const { return m_map; }
@@ -46,6 +49,8 @@ class HeatmapPlot final : public QCustomPlot {
     QCPColorScale* m_scale = nullptr;
     QCPTextElement* m_title = nullptr;
     QCPItemRect* m_rowMarker = nullptr;
+    QCPItemRect* m_pointerMarker = nullptr;
+    bool m_pointerHighlight = false;
     std::vector<float> m_values;
     QStringList m_rowLabels, m_colLabels;
     std::function<QString(int, int, float)> m_describe;

@@ -9,6 +9,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -50,6 +51,9 @@ class MainWindow final : public QMainWindow {
     HeadsPanel* headsPanel() const { return m_headsPanel; }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
+    // Presenter mode (F11): full screen, large fonts, thick lines; PageDown/PageUp step words.
+    void setPresenterMode(bool on);
+    bool presenterMode() const { return m_presenter; }
 
   public slots:
     void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
@@ -108,6 +112,8 @@ class MainWindow final : public QMainWindow {
     QString m_pendingCheckpointPath;
     QString m_lastError;
     bool m_showDialogs = true;
+    bool m_presenter = false;
+    QAction* m_presenterAction = nullptr;
 };
 
 } // namespace cl::ui

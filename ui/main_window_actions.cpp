@@ -3,6 +3,9 @@
 
 #include "attention_panel.h"
 #include "caption_panel.h"
+#include "heatmap_plot.h"
+#include "presenter.h"
+#include "selection.h"
 
 #include <QAction>
 #include <QApplication>
@@ -100,6 +103,19 @@ void MainWindow::buildActions() {
     view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
                     [this] { showPanel("decode"); });
 
+    view->addSeparator();
+    m_presenterAction =
+        view->addAction(tr("&Presenter Mode"), this, [this](bool on) { setPresenterMode(on); });
+    m_presenterAction->setCheckable(true);
+    m_presenterAction->setShortcut(QKeySequence(Qt::Key_F11));
+    m_presenterAction->setToolTip(tr("Large fonts and thick lines for a projector (F11); "
+                                     "PageDown/PageUp step through the words"));
+    // Slide clickers send PageDown/PageUp: step the selected word in every panel.
+    view->addAction(tr("Next Word"), QKeySequence(Qt::Key_PageDown), this, [this] {
+        m_selection->setStep(std::min(m_selection->step() + 1, int(m_view.trace.steps.size()) - 1));
+    });
+    view->addAction(tr("Previous Word"), QKeySequence(Qt::Key_PageUp), this,
+                    [this] { m_selection->setStep(std::max(m_selection->step() - 1, 0)); });
     m_device = new QComboBox(this);
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
@@ -124,11 +140,21 @@ void MainWindow::buildActions() {
     bar->addAction(openCk);
     bar->addAction(random);
     bar->addAction(exportView);
+    bar->addAction(m_presenterAction);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Device "), this));
     bar->addWidget(m_device);
     bar->addWidget(new QLabel(tr("  Max length "), this));
     bar->addWidget(m_maxLength);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    m_presenter = on;
+    m_presenterAction->setChecked(on);
+    applyPresenterScale(this, on ? 1.4 : 1.0);
+    for (auto* plot : findChildren<HeatmapPlot*>())
+        plot->setPointerHighlight(on);
+    on ? showFullScreen() : showNormal();
 }
 
 void MainWindow::buildStatusBar() {

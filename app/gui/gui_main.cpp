@@ -39,7 +39,9 @@ int main(int argc, char** argv) {
                                      "Print image-to-painted latency over N scenes and exit", "n");
     const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n",
                                      "0");
-    parser.addOptions({checkpoint, screenshot, panel, profile, threads});
+    const QCommandLineOption presenter("presenter",
+                                       "Start in presenter mode (large fonts, F11 toggles)");
+    parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter});
     parser.process(app);
     cl::setThreadCount(parser.value(threads).toInt());
 
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(screenshot))
         cl::scheduleScreenshot(&window, parser.value(screenshot));
     window.show();
+    if (parser.isSet(presenter))
+        window.setPresenterMode(true);
     window.openCheckpoint(parser.isSet(checkpoint) ? parser.value(checkpoint)
                                                    : resourcePath("models/default.pt"));
     if (parser.isSet(profile)) {
