@@ -106,45 +106,6 @@ BenchFigure timeIt(const std::string& name, int warmup, int runs, const std::fun
     return f;
 }
 
-BenchReport benchNotebook(const BenchOptions& o) {
-    const auto d = deviceOf(o.device);
-    const auto c = notebookConfig();
-    const auto vocab = numberedVocab(c.vocabSize);
-    torch::manual_seed(0);
-    CaptioningTransformer model(c, vocab.nullId());
-    model->eval();
-    model->to(d);
-    BenchReport r;
-    r.title = "notebook configuration (W=256, H=2, 2 layers, V=1004, D=512), " +
-              std::to_string(o.tokens) + " tokens, random weights";
-    r.device = o.device;
-    r.threads = at::get_num_threads();
-    DecodeOptions opt;
-    opt.maxLength = o.tokens;
-    opt.stopAtEnd = false;
-    opt.topK = 5;
-    torch::InferenceMode guard;
-    for (int64_t batch : {1, 64}) {
-        auto features = torch::randn({batch, c.inputDim}, torch::TensorOptions().device(d));
-        auto cached = timeIt("cached decode, batch " + std::to_string(batch), 2, o.runs, [&] {
-            greedyDecode(*model, model->memory(features), vocab, opt);
-            sync(d);
-        });
-        auto full = timeIt("full re-run (seed sample()), batch " + std::to_string(batch), 1,
-                           std::max(3, o.runs / 4), [&] {
-                               greedyDecodeFullRerun(*model, model->memory(features), vocab, opt);
-                               sync(d);
-                           });
-        const double bytes = stepWeightBytes(c);
-        cached.floorMs = batch == 1 ? o.tokens * gemvFloorMs(bytes, c.wordvecDim, d, o.runs)
-                                    : gemmFloorMs(2.0 * bytes / 4 * batch * o.tokens, batch,
-                                                  c.wordvecDim, d, o.runs);
-        r.figures.push_back(cached);
-        r.figures.push_back(full);
-    }
-    return r;
-}
-
 namespace {
 
 // Feature models: the seed's sample() setting on given rows (same weights and inputs as Python).
@@ -185,6 +146,24 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
 }
 
 } // namespace
+
+BenchReport benchNotebook(const BenchOptions& given) {
+    const auto d = deviceOf(given.device);
+    const auto c = notebookConfig();
+    const auto vocab = numberedVocab(c.vocabSize);
+    torch::manual_seed(0);
+    CaptioningTransformer model(c, vocab.nullId());
+    model->eval();
+    model->to(d);
+    BenchOptions o = given; // 64 random feature rows
+    o.featureRows = 64;
+    const auto rows = torch::randn({64, c.inputDim});
+    o.features.assign(rows.data_ptr<float>(), rows.data_ptr<float>() + rows.numel());
+    auto r = benchFeatureModel(*model, vocab, d, o);
+    r.title = "notebook configuration (W=256, H=2, 2 layers, V=1004, D=512), " +
+              std::to_string(o.tokens) + " tokens, random weights";
+    return r;
+}
 
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
