@@ -99,4 +99,27 @@ QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int
     return out;
 }
 
+QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, int side,
+                         double scale) {
+    QImage out = image.convertToFormat(QImage::Format_RGB32);
+    if (side <= 0 || diff.size() != size_t(side) * side || out.isNull() || scale <= 0)
+        return out;
+    const int w = out.width(), h = out.height();
+    for (int y = 0; y < h; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(out.scanLine(y));
+        const int gy = std::min(side - 1, y * side / h);
+        for (int x = 0; x < w; ++x) {
+            const int gx = std::min(side - 1, x * side / w);
+            const double t = std::clamp(diff[size_t(gy) * side + gx] / scale, -1.0, 1.0);
+            // Faded grey base so the objects stay recognisable under the colours.
+            const int grey = 200 + qGray(line[x]) / 5;
+            const QColor target = t >= 0 ? QColor(178, 24, 43) : QColor(33, 102, 172);
+            const double a = std::sqrt(std::abs(t));
+            auto mix = [&](int c) { return static_cast<int>(std::lround(grey + a * (c - grey))); };
+            line[x] = qRgb(mix(target.red()), mix(target.green()), mix(target.blue()));
+        }
+    }
+    return out;
+}
+
 } // namespace cl::ui

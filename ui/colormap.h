@@ -26,4 +26,9 @@ ColourRange colourRange(const std::vector<float>& values, bool autoContrast);
 QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
                         double opacity, ColourRange range);
 
+// A signed difference (a - b, side x side cells, crisp) over a faded grey copy of `image`: red
+// where a attends more, blue where b does, white-ish where they agree; |d| = scale is full colour.
+QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, int side,
+                         double scale);
+
 } // namespace cl::ui

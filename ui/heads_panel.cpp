@@ -109,6 +109,16 @@ void HeadsPanel::reset() {
         emitChange();
 }
 
+void HeadsPanel::setHeadsOff(const std::vector<uint8_t>& off) {
+    if (off == headsOff() || (!off.empty() && off.size() != m_boxes.size()))
+        return;
+    for (size_t i = 0; i < m_boxes.size(); ++i) {
+        const QSignalBlocker quiet(m_boxes[i]);
+        m_boxes[i]->setChecked(off.empty() || !off[i]);
+    }
+    emitChange();
+}
+
 void HeadsPanel::emitChange() {
     emit headsChanged(headsOff());
 }

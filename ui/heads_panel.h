@@ -20,6 +20,8 @@ class HeadsPanel final : public QWidget {
     std::vector<uint8_t> headsOff() const;
     void setHeadOff(int layer, int kind, int head, bool off);
     void reset();
+    // Sets every switch at once (a lesson being reopened); one headsChanged when it differs.
+    void setHeadsOff(const std::vector<uint8_t>& off);
     int offCount() const;
 
   signals:

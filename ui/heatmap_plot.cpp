@@ -79,6 +79,11 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapPlot::setAxisLabels(const QString& x, const QString& y) {
+    xAxis->setLabel(x);
+    yAxis->setLabel(y);
+}
+
 void HeatmapPlot::setTitle(const QString& title) {
     m_title->setText(title);
     replot(QCustomPlot::rpQueuedReplot);

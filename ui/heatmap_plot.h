@@ -20,6 +20,7 @@ class HeatmapPlot final : public QCustomPlot {
                    const QStringList& rowLabels, const QStringList& colLabels, ColourRange range);
     void setTitle(const QString& title);
     void setScaleLabel(const QString& label);
+    void setAxisLabels(const QString& x, const QString& y); // Full style: query/key by default
     // Replaces the token read-out on hover (for numeric matrices such as the positional table).
     void setCellDescriber(std::function<QString(int row, int col, float value)> describe) {
         m_describe = std::move(describe);

@@ -3,12 +3,15 @@
 #include "attention_math.h"
 #include "attention_panel.h"
 #include "caption_panel.h"
+#include "compare_panel.h"
 #include "decode_panel.h"
 #include "heads_panel.h"
 #include "npy.h"
 #include "pe_panel.h"
 #include "scene.h"
+#include "scene_editor.h"
 #include "selection.h"
+#include "timeline_panel.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -27,6 +30,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
+    qRegisterMetaType<cl::ui::CompareRequest>();
+    qRegisterMetaType<cl::ui::CompareResult>();
     setWindowTitle(tr("CaptionLens"));
     setAcceptDrops(true);
     m_selection = new Selection(this);
@@ -52,21 +57,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             });
     connect(m_pePanel, &PePanel::ablationRequested, this,
             [this] { requestVariant(CaptionRequest::Ablation, {}, false); });
+    buildTeachingPanels();
     setCentralWidget(m_tabs);
     buildActions();
     buildStatusBar();
     resize(1280, 800);
 }
 
+std::vector<std::pair<QString, QWidget*>> MainWindow::panelTable() const {
+    return {
+        {"caption", m_captionPanel},   {"attention", m_attentionPanel}, {"pe", m_pePanel},
+        {"decode", m_decodePanel},     {"heads", m_headsPanel},         {"compare", m_comparePanel},
+        {"timeline", m_timelinePanel}, {"scene", m_sceneEditor}};
+}
+
 void MainWindow::showPanel(const QString& name) {
-    const std::pair<const char*, QWidget*> panels[] = {{"caption", m_captionPanel},
-                                                       {"attention", m_attentionPanel},
-                                                       {"pe", m_pePanel},
-                                                       {"decode", m_decodePanel},
-                                                       {"heads", m_headsPanel}};
-    for (const auto& [key, widget] : panels)
-        if (name == QLatin1String(key))
+    for (const auto& [key, widget] : panelTable())
+        if (name == key)
             m_tabs->setCurrentWidget(widget);
+}
+
+QString MainWindow::currentPanel() const {
+    for (const auto& [key, widget] : panelTable())
+        if (m_tabs->currentWidget() == widget)
+            return key;
+    return {};
 }
 
 void MainWindow::openImage(const QString& path) {
@@ -75,11 +90,14 @@ void MainWindow::openImage(const QString& path) {
         return showError(img.error);
     rememberRecent(QStringLiteral("recentImages"), QFileInfo(path).absoluteFilePath());
     m_pendingFeatures.clear();
+    m_pendingFromEditor = false;
     requestCaption(img, QFileInfo(path).fileName());
 }
 
 void MainWindow::openRandomScene(quint64 seed) {
     const Scene s = generateScene(seed);
+    m_pendingFeatures.clear();
+    m_pendingFromEditor = false;
     requestCaption(fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb})),
                    tr("scene %1").arg(seed));
 }
@@ -92,6 +110,9 @@ void MainWindow::openFeatures(const QString& path, int row) {
                 tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
         m_pendingFeatures.assign(m.data.begin() + row * m.cols,
                                  m.data.begin() + (row + 1) * m.cols);
+        m_pendingFeaturesPath = QFileInfo(path).absoluteFilePath();
+        m_pendingFeaturesRow = row;
+        m_pendingFromEditor = false;
         requestCaption(LoadedImage{}, tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(row));
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
@@ -139,10 +160,12 @@ void MainWindow::recaption() {
 void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     if (id != 0 && id == m_pendingBranch) {
         m_pendingBranch = 0;
+        refreshPanel(m_decodePanel);
         return m_decodePanel->setBranch(trace);
     }
     if (id != 0 && id == m_pendingAblation) {
         m_pendingAblation = 0;
+        refreshPanel(m_pePanel);
         return m_pePanel->setAblation(trace);
     }
     if (id != m_pendingCaption)
@@ -150,6 +173,12 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_pendingCaption = 0;
     m_shownRgb = m_pendingImage.rgb;
     m_shownFeatures = m_pendingFeatures;
+    m_featuresPath = m_pendingFeaturesPath;
+    m_featuresRow = m_pendingFeaturesRow;
+    const bool keepSelection = m_pendingFromEditor && m_viewFromEditor &&
+                               trace.layers == m_view.trace.layers &&
+                               trace.heads == m_view.trace.heads;
+    m_viewFromEditor = m_pendingFromEditor;
     m_view.image = m_pendingImage.image;
     m_view.imageName = m_pendingName;
     m_view.trace = trace;
@@ -157,21 +186,75 @@ void MainWindow::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     {
         // Pick the selection for the new caption silently: the panels still hold the old one.
         const QSignalBlocker quiet(m_selection);
+        // While a shape is dragged the word and head stay put, so the class can watch them.
         m_selection->clamp(int(trace.steps.size()), int(trace.layers), int(trace.heads));
         const Focus focus = mostFocused(trace);
-        m_selection->setStep(focus.step);
-        m_selection->setLayerHead(focus.layer, -1);
+        if (!keepSelection) {
+            m_selection->setStep(focus.step);
+            m_selection->setLayerHead(focus.layer, -1);
+        }
     }
-    m_captionPanel->setView(m_view);
-    m_attentionPanel->setView(m_view);
-    m_pePanel->setView(m_view);
-    m_decodePanel->setView(m_view);
-    m_headsPanel->setView(m_view);
+    // Only the panel on screen is filled now; the others when shown (or asked for), so a drag
+    // in the scene editor does not pay for plots nobody sees.
+    m_staleViews = {m_captionPanel, m_attentionPanel, m_pePanel,
+                    m_decodePanel,  m_headsPanel,     m_sceneEditor};
+    refreshPanel(m_tabs->currentWidget());
+    m_compareStale = m_timelineStale = true;
+    refreshStalePanels();
     setWindowTitle(
         tr("CaptionLens — %1 — “%2”").arg(m_view.imageName, QString::fromStdString(trace.text())));
     statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
     updateBusy();
     emit viewUpdated();
+    if (m_lesson)
+        applyLessonView();
+}
+
+CaptionPanel* MainWindow::captionPanel() const {
+    refreshPanel(m_captionPanel);
+    return m_captionPanel;
+}
+
+AttentionPanel* MainWindow::attentionPanel() const {
+    refreshPanel(m_attentionPanel);
+    return m_attentionPanel;
+}
+
+PePanel* MainWindow::pePanel() const {
+    refreshPanel(m_pePanel);
+    return m_pePanel;
+}
+
+DecodePanel* MainWindow::decodePanel() const {
+    refreshPanel(m_decodePanel);
+    return m_decodePanel;
+}
+
+HeadsPanel* MainWindow::headsPanel() const {
+    refreshPanel(m_headsPanel);
+    return m_headsPanel;
+}
+
+SceneEditor* MainWindow::sceneEditor() const {
+    refreshPanel(m_sceneEditor);
+    return m_sceneEditor;
+}
+
+void MainWindow::refreshPanel(QWidget* panel) const {
+    if (!m_staleViews.erase(panel))
+        return;
+    if (panel == m_captionPanel)
+        m_captionPanel->setView(m_view);
+    else if (panel == m_attentionPanel)
+        m_attentionPanel->setView(m_view);
+    else if (panel == m_pePanel)
+        m_pePanel->setView(m_view);
+    else if (panel == m_decodePanel)
+        m_decodePanel->setView(m_view);
+    else if (panel == m_headsPanel)
+        m_headsPanel->setView(m_view);
+    else if (panel == m_sceneEditor)
+        m_sceneEditor->setView(m_view);
 }
 
 void MainWindow::onCaptionFailed(quint64 id, const QString& message) {
@@ -205,6 +288,7 @@ void MainWindow::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
     m_pendingCheckpoint = 0;
     m_model = info;
     m_headsOff.clear(); // a new model starts with every head on (the panel rebuilds its grid)
+    m_compareStale = m_timelineStale = true;
     rememberRecent(QStringLiteral("recentCheckpoints"),
                    QFileInfo(m_pendingCheckpointPath).absoluteFilePath());
     const auto& c = info.config;
@@ -218,6 +302,8 @@ void MainWindow::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
     for (const auto& w : info.warnings)
         statusBar()->showMessage(QString::fromStdString(w), 10000);
     updateBusy();
+    if (m_lesson && m_lessonStage == LessonStage::Model)
+        return applyLessonInput(); // the lesson's input follows its model
     // Re-caption the current input with the new model, unless a caption requested after this
     // checkpoint is already on its way (the worker handles requests in order).
     const bool imageModel = c.memory == MemoryKind::ImageGrid;
@@ -230,6 +316,7 @@ void MainWindow::onCheckpointFailed(quint64 id, const QString& message) {
     if (id != m_pendingCheckpoint)
         return;
     m_pendingCheckpoint = 0;
+    m_lesson.reset(); // a lesson whose model cannot load changes nothing
     updateBusy();
     showError(message);
 }

@@ -5,9 +5,13 @@
 // the image, model and panels as they were.
 #include "caption_view.h"
 #include "image_loader.h"
+#include "lesson.h"
 #include "requests.h"
 
 #include <QMainWindow>
+
+#include <optional>
+#include <set>
 
 class QAction;
 class QComboBox;
@@ -22,10 +26,13 @@ namespace cl::ui {
 
 class AttentionPanel;
 class CaptionPanel;
+class ComparePanel;
 class DecodePanel;
 class HeadsPanel;
 class PePanel;
+class SceneEditor;
 class Selection;
+class TimelinePanel;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -36,7 +43,12 @@ class MainWindow final : public QMainWindow {
     void openCheckpoint(const QString& path);
     void openFeatures(const QString& path, int row);
     void openRandomScene(quint64 seed);
-    void showPanel(const QString& name);  // "caption", "attention", "pe", "decode" or "heads"
+    // "caption", "attention", "pe", "decode", "heads", "compare", "timeline" or "scene"
+    void showPanel(const QString& name);
+    QString currentPanel() const;
+    bool openRunFolder(const QString& folder); // the training timeline
+    bool saveLesson(const QString& path);
+    void openLesson(const QString& path); // lessonOpened() when everything is back on screen
     bool exportView(const QString& path); // .png or .pdf
     bool exportAttentionCsv(const QString& path);
 
@@ -44,11 +56,15 @@ class MainWindow final : public QMainWindow {
     const ModelInfo& model() const { return m_model; }
     QString lastError() const { return m_lastError; }
     bool busy() const { return m_pendingCaption != 0 || m_pendingCheckpoint != 0; }
-    CaptionPanel* captionPanel() const { return m_captionPanel; }
-    AttentionPanel* attentionPanel() const { return m_attentionPanel; }
-    PePanel* pePanel() const { return m_pePanel; }
-    DecodePanel* decodePanel() const { return m_decodePanel; }
-    HeadsPanel* headsPanel() const { return m_headsPanel; }
+    CaptionPanel* captionPanel() const;     // up to date with view()
+    AttentionPanel* attentionPanel() const; // up to date with view()
+    PePanel* pePanel() const;               // up to date with view()
+    DecodePanel* decodePanel() const;       // up to date with view()
+    HeadsPanel* headsPanel() const;         // up to date with view()
+    ComparePanel* comparePanel() const { return m_comparePanel; }
+    TimelinePanel* timelinePanel() const { return m_timelinePanel; }
+    SceneEditor* sceneEditor() const; // up to date with view()
+    bool lessonPending() const { return m_lesson.has_value(); }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
     // Presenter mode (F11): full screen, large fonts, thick lines; PageDown/PageUp step words.
@@ -60,11 +76,15 @@ class MainWindow final : public QMainWindow {
     void onCaptionFailed(quint64 id, const QString& message);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
+    void onCompared(const cl::ui::CompareResult& result);
 
   signals:
     void captionRequested(const cl::ui::CaptionRequest& request);
     void checkpointRequested(const cl::ui::CheckpointRequest& request);
     void checkpointCancelled(quint64 id);
+    void compareRequested(const cl::ui::CompareRequest& request);
+    void compared(); // a comparison or timeline result is on screen
+    void lessonOpened();
     void viewUpdated(); // a new caption is on screen
     void errorShown(const QString& message);
 
@@ -74,6 +94,15 @@ class MainWindow final : public QMainWindow {
 
   private:
     void buildActions();
+    void buildTeachingPanels();
+    std::vector<std::pair<QString, QWidget*>> panelTable() const;
+    void refreshPanel(QWidget* panel) const; // fills a panel with the view if it is stale
+    void buildLessonActions(QMenu* file);
+    void requestComparison(int purpose);
+    void refreshStalePanels();
+    void applyLessonInput();
+    void applyLessonView();
+    Lesson currentLesson() const;
     void buildStatusBar();
     void requestCaption(const LoadedImage& image, const QString& name);
     void recaption();
@@ -93,7 +122,17 @@ class MainWindow final : public QMainWindow {
     PePanel* m_pePanel;
     DecodePanel* m_decodePanel;
     HeadsPanel* m_headsPanel;
-    std::vector<uint8_t> m_headsOff;  // the ablation every caption request carries
+    ComparePanel* m_comparePanel;
+    TimelinePanel* m_timelinePanel;
+    SceneEditor* m_sceneEditor;
+    bool m_compareStale = true, m_timelineStale = true;
+    mutable std::set<QWidget*> m_staleViews; // panels not yet showing m_view
+    bool m_pendingFromEditor = false, m_viewFromEditor = false;
+    QString m_featuresPath, m_pendingFeaturesPath;
+    int m_featuresRow = 0, m_pendingFeaturesRow = 0;
+    std::optional<Lesson> m_lesson; // being reopened
+    enum class LessonStage { Model, Caption, Heads } m_lessonStage = LessonStage::Model;
+    std::vector<uint8_t> m_headsOff; // the ablation every caption request carries
     QComboBox* m_device;
     QSpinBox* m_maxLength;
     QLabel* m_modelLabel;

@@ -76,6 +76,7 @@ void MainWindow::buildActions() {
             [=] { fillRecentMenu(recentImages, "recentImages", false); });
     connect(recentCks, &QMenu::aboutToShow, this,
             [=] { fillRecentMenu(recentCks, "recentCheckpoints", true); });
+    buildLessonActions(file);
     file->addSeparator();
     auto* exportView = file->addAction(tr("&Export View (PNG or PDF)…"), this, [this] {
         const auto p = QFileDialog::getSaveFileName(this, tr("Export view"), "captionlens.png",
@@ -102,6 +103,14 @@ void MainWindow::buildActions() {
                     [this] { showPanel("pe"); });
     view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
                     [this] { showPanel("decode"); });
+    view->addAction(tr("&Head Ablation Panel"), QKeySequence(Qt::CTRL | Qt::Key_5), this,
+                    [this] { showPanel("heads"); });
+    view->addAction(tr("C&ompare Panel"), QKeySequence(Qt::CTRL | Qt::Key_6), this,
+                    [this] { showPanel("compare"); });
+    view->addAction(tr("&Timeline Panel"), QKeySequence(Qt::CTRL | Qt::Key_7), this,
+                    [this] { showPanel("timeline"); });
+    view->addAction(tr("&Scene Editor"), QKeySequence(Qt::CTRL | Qt::Key_8), this,
+                    [this] { showPanel("scene"); });
 
     view->addSeparator();
     m_presenterAction =
@@ -210,7 +219,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
         const QString path = url.toLocalFile();
         if (path.isEmpty())
             continue;
-        isCheckpointFile(path) ? openCheckpoint(path) : openImage(path);
+        if (path.endsWith(QLatin1String(".cllesson"), Qt::CaseInsensitive))
+            openLesson(path);
+        else
+            isCheckpointFile(path) ? openCheckpoint(path) : openImage(path);
         break;
     }
 }
@@ -236,6 +248,7 @@ bool MainWindow::exportView(const QString& path) {
 }
 
 bool MainWindow::exportAttentionCsv(const QString& path) {
+    refreshPanel(m_attentionPanel);
     const QString csv = m_attentionPanel->selectedMatrixCsv();
     QSaveFile file(path);
     if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))

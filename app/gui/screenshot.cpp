@@ -1,6 +1,8 @@
 #include "screenshot.h"
 
 #include "main_window.h"
+#include "scene_canvas.h"
+#include "scene_editor.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -66,6 +68,49 @@ void scheduleProfile(ui::MainWindow* window, int count) {
         QApplication::exit(0);
     });
     QTimer::singleShot(0, window, openNext);
+}
+
+void scheduleDragProfile(ui::MainWindow* window, int count) {
+    window->setShowDialogs(false);
+    struct State {
+        QElapsedTimer timer;
+        std::vector<double> ms;
+        int moves = -1; // -1: waiting for the editor's first caption
+        double dx = 3;
+    };
+    auto state = std::make_shared<State>();
+    ui::SceneEditor* editor = window->sceneEditor();
+    auto moveNext = [editor, state] {
+        const auto& spec = editor->spec();
+        if (spec.objects.empty())
+            return editor->addObject();
+        const auto& o = spec.objects.front();
+        if (o.cx + state->dx > spec.side - o.radius || o.cx + state->dx < o.radius)
+            state->dx = -state->dx; // bounce between the edges, through every relation
+        state->timer.start();
+        ++state->moves;
+        editor->canvas()->moveObject(0, o.cx + state->dx, o.cy);
+    };
+    QObject::connect(window, &ui::MainWindow::viewUpdated, window, [=] {
+        if (!editor->showsCurrentScene())
+            return;
+        if (state->moves >= 0) {
+            editor->repaint(); // canvas with its attention overlay, caption, chips
+            state->ms.push_back(state->timer.nsecsElapsed() / 1e6);
+        } else {
+            state->moves = 0;
+        }
+        if (int(state->ms.size()) < count)
+            return QTimer::singleShot(0, window, moveNext);
+        auto ms = state->ms;
+        std::sort(ms.begin(), ms.end());
+        std::printf("scene editor drag step -> caption + canvas attention map painted: median "
+                    "%.1f ms, min %.1f, max %.1f (%d steps of %g px)\n",
+                    ms[ms.size() / 2], ms.front(), ms.back(), count, std::abs(state->dx));
+        QApplication::exit(0);
+    });
+    // Caption the editor's scene first (it is the panel on screen from the start).
+    window->showPanel(QStringLiteral("scene"));
 }
 
 } // namespace cl

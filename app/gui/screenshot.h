@@ -13,5 +13,8 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path);
 // Opens `count` generated scenes one after another and prints the time from "image chosen" to
 // every panel painted (median, min, max).
 void scheduleProfile(ui::MainWindow* window, int count);
+// Drags a shape across the scene editor's canvas in `count` mouse-move steps and prints the time
+// from each move to the new caption and the editor and attention maps painted.
+void scheduleDragProfile(ui::MainWindow* window, int count);
 
 } // namespace cl

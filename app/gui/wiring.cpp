@@ -1,11 +1,13 @@
 #include "wiring.h"
 
 #include "caption_worker.h"
+#include "compare_worker.h"
 #include "main_window.h"
 
 namespace cl {
 
-ModelThread::ModelThread(ui::MainWindow& window) : m_worker(new CaptionWorker) {
+ModelThread::ModelThread(ui::MainWindow& window)
+    : m_worker(new CaptionWorker), m_compare(new CompareWorker) {
     using W = CaptionWorker;
     using M = ui::MainWindow;
     m_worker->moveToThread(&m_thread);
@@ -26,11 +28,23 @@ ModelThread::ModelThread(ui::MainWindow& window) : m_worker(new CaptionWorker) {
     QObject::connect(m_worker, &W::checkpointOpened, &window, &M::onCheckpointOpened);
     QObject::connect(m_worker, &W::checkpointFailed, &window, &M::onCheckpointFailed);
     m_thread.start();
+
+    m_compare->moveToThread(&m_compareThread);
+    QObject::connect(&m_compareThread, &QThread::finished, m_compare, &QObject::deleteLater);
+    QObject::connect(
+        &window, &M::compareRequested, m_compare,
+        [w = m_compare](const ui::CompareRequest& r) { w->noteRequest(r); }, Qt::DirectConnection);
+    QObject::connect(&window, &M::compareRequested, m_compare, &CompareWorker::compare,
+                     Qt::QueuedConnection);
+    QObject::connect(m_compare, &CompareWorker::compared, &window, &M::onCompared);
+    m_compareThread.start();
 }
 
 ModelThread::~ModelThread() {
     m_thread.quit();
+    m_compareThread.quit();
     m_thread.wait();
+    m_compareThread.wait();
 }
 
 } // namespace cl

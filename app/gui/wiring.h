@@ -7,11 +7,13 @@
 namespace cl {
 
 class CaptionWorker;
+class CompareWorker;
 namespace ui {
 class MainWindow;
 }
 
-// Owns the model thread; stops it (after the current request) on destruction.
+// Owns the model threads (the main caption's and the comparison's); stops them (after the
+// current request) on destruction.
 class ModelThread final {
   public:
     explicit ModelThread(ui::MainWindow& window);
@@ -19,8 +21,9 @@ class ModelThread final {
     CaptionWorker* worker() const { return m_worker; }
 
   private:
-    QThread m_thread;
+    QThread m_thread, m_compareThread;
     CaptionWorker* m_worker;
+    CompareWorker* m_compare;
 };
 
 } // namespace cl
