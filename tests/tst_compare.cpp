@@ -1,0 +1,244 @@
+// Comparing checkpoints and the training timeline: the comparison maths, and the panels driven
+// through the real window and its workers (offscreen).
+#include "compare_panel.h"
+#include "comparison.h"
+#include "gui_fixture.h"
+#include "heatmap_plot.h"
+#include "timeline_panel.h"
+
+#include <QProcess>
+#include <QTableWidget>
+
+#include <cmath>
+
+using namespace cl;
+
+namespace {
+const QString kRun = QStringLiteral(CL_SOURCE_DIR "/resources/models/default-run");
+const QString kSample = QStringLiteral(CL_SOURCE_DIR "/resources/samples/two-shapes.png");
+const QString kCourse = QStringLiteral(CL_TEST_DATA "/course_2021.pt");
+
+RgbImage sceneImage(quint64 seed) {
+    const Scene s = generateScene(seed);
+    return {s.spec.side, s.spec.side, s.rgb};
+}
+} // namespace
+
+class TestCompare : public QObject {
+    Q_OBJECT
+  private slots:
+    void jensenShannonBounds();
+    void diffWordsMarksOnlyChanges();
+    void modelAgainstItselfHasNoDivergence();
+    void forcedProbabilitiesScoreTheOtherCaption();
+    void differentShapesCompareEveryPair();
+    void panelShowsNoDifferenceForOneModelTwice();
+    void panelShowsTwoSnapshotsCaptions();
+    void panelSaysWhatItCannotCompare();
+    void timelineScrubsThroughTheRun();
+    void timelineRejectsAnEmptyFolder();
+
+  private:
+    bool startWith(const QStringList& compare);
+    cltest::GuiFixture m_f;
+};
+
+void TestCompare::jensenShannonBounds() {
+    const float p[] = {0.5f, 0.5f, 0.f, 0.f}, q[] = {0.f, 0.f, 0.5f, 0.5f};
+    const float r[] = {0.25f, 0.25f, 0.25f, 0.25f};
+    QCOMPARE(jensenShannon(p, p, 4), 0.0);
+    QVERIFY(std::abs(jensenShannon(p, q, 4) - 1.0) < 1e-9); // disjoint: one bit
+    QVERIFY(std::abs(jensenShannon(p, r, 4) - jensenShannon(r, p, 4)) < 1e-12);
+    const double mid = jensenShannon(p, r, 4);
+    QVERIFY(mid > 0.1 && mid < 0.5);
+}
+
+void TestCompare::diffWordsMarksOnlyChanges() {
+    const std::vector<std::string> a = {"a", "red", "star", "left", "of", "a", "square"};
+    const std::vector<std::string> b = {"a", "red", "square", "right", "of", "a", "square"};
+    const auto [da, db] = diffWords(a, b);
+    QCOMPARE(da, (std::vector<bool>{false, false, true, true, false, false, false}));
+    QCOMPARE(db, (std::vector<bool>{false, false, true, true, false, false, false}));
+    const auto [same, same2] = diffWords(a, a);
+    QVERIFY(std::none_of(same.begin(), same.end(), [](bool x) { return x; }));
+}
+
+void TestCompare::modelAgainstItselfHasNoDivergence() {
+    auto m = Captioner::open(cltest::kModel.toStdString());
+    const auto runs = compareModels({m.get(), m.get()}, sceneImage(5), {}, 20);
+    QCOMPARE(runs.size(), size_t(2));
+    QCOMPARE(runs[0].own.text(), runs[1].own.text());
+    // Model 1 forced on model 0's caption reproduces model 0's probabilities exactly.
+    const auto& forced = runs[1].forced[0];
+    QCOMPARE(forced.steps.size(), runs[0].own.steps.size());
+    for (size_t t = 0; t < forced.steps.size(); ++t)
+        QVERIFY(std::abs(forced.steps[t].prob - runs[0].own.steps[t].prob) < 1e-6);
+    for (auto kind : {AttentionKind::Cross, AttentionKind::Self}) {
+        const auto d = headDivergence(runs[0].own, forced, kind);
+        QVERIFY(d.reason.empty());
+        QCOMPARE(d.rows, d.cols);
+        double offDiagonal = 0;
+        for (int64_t i = 0; i < d.rows; ++i) {
+            QVERIFY(d.values[size_t(i * d.cols + i)] < 1e-9);
+            for (int64_t j = 0; j < d.cols; ++j)
+                offDiagonal = std::max(offDiagonal, d.values[size_t(i * d.cols + j)]);
+        }
+        QVERIFY(offDiagonal > 0.01); // different heads do look at different things
+    }
+}
+
+void TestCompare::forcedProbabilitiesScoreTheOtherCaption() {
+    auto early = Captioner::open((kRun + "/step01000.pt").toStdString());
+    auto late = Captioner::open((kRun + "/step12000.pt").toStdString());
+    const auto img = loadImage(kSample);
+    QVERIFY(img.ok());
+    const auto runs = compareModels({late.get(), early.get()}, img.rgb, {}, 20);
+    QVERIFY(runs[0].own.text() != runs[1].own.text());
+    // The early model, forced on the late model's words, gives them the probabilities a
+    // forced decode through the facade gives.
+    DecodeOptions opt;
+    for (const auto& s : runs[0].own.steps)
+        opt.forcedPrefix.push_back(early->vocab().id(s.token));
+    opt.maxLength = int64_t(opt.forcedPrefix.size());
+    opt.stopAtEnd = false;
+    const auto direct = early->captionImages({img.rgb}, opt).front();
+    const auto& forced = runs[1].forced[0];
+    QCOMPARE(forced.steps.size(), direct.steps.size());
+    bool someDoubt = false;
+    for (size_t t = 0; t < direct.steps.size(); ++t) {
+        QCOMPARE(forced.steps[t].token, runs[0].own.steps[t].token);
+        QVERIFY(std::abs(forced.steps[t].prob - direct.steps[t].prob) < 1e-6);
+        someDoubt = someDoubt || forced.steps[t].prob < 0.5f;
+    }
+    QVERIFY(someDoubt); // where the captions differ the early model doubts the late one's word
+}
+
+void TestCompare::differentShapesCompareEveryPair() {
+    const QString small = m_f.dir.filePath("small.pt");
+    QProcess cli;
+    cli.start(CL_CLI, {"train", "--steps", "2", "--batch", "2", "--heads", "2", "--layers", "1",
+                       "--width", "32", "--ffn", "64", "-o", small});
+    QVERIFY(cli.waitForFinished(120000));
+    QCOMPARE(cli.exitCode(), 0);
+    auto a = Captioner::open(cltest::kModel.toStdString());
+    auto b = Captioner::open(small.toStdString());
+    const auto runs = compareModels({a.get(), b.get()}, sceneImage(7), {}, 20);
+    QVERIFY(runs[0].error.empty() && runs[1].error.empty());
+    const auto d = headDivergence(runs[0].own, runs[1].forced[0], AttentionKind::Cross);
+    QVERIFY(d.reason.empty());
+    QCOMPARE(d.rows, int64_t(2 * 4));
+    QCOMPARE(d.cols, int64_t(1 * 2));
+    for (double v : d.values)
+        QVERIFY(v >= 0 && v <= 1);
+}
+
+bool TestCompare::startWith(const QStringList& compare) {
+    if (!m_f.start() || !m_f.openAndWait(kSample))
+        return false;
+    QSignalSpy spy(m_f.window.get(), &ui::MainWindow::compared);
+    m_f.window->comparePanel()->setPaths(compare);
+    m_f.window->showPanel("compare");
+    return spy.wait(60000);
+}
+
+void TestCompare::panelShowsNoDifferenceForOneModelTwice() {
+    QVERIFY(startWith({cltest::kModel, cltest::kModel}));
+    auto* panel = m_f.window->comparePanel();
+    QVERIFY(!panel->captionsText().contains("<u>")); // no word marked as different
+    const auto& d = panel->divergence();
+    QVERIFY(d.rows > 0);
+    for (int64_t i = 0; i < d.rows; ++i)
+        QVERIFY(d.values[size_t(i * d.cols + i)] < 1e-9);
+    panel->setHeadPair(3, 3);
+    panel->setStep(1);
+    QVERIFY(panel->pairDivergence() < 1e-9);
+    auto* table = panel->probabilityTable();
+    QVERIFY(table->rowCount() > 2);
+    for (int r = 0; r < table->rowCount(); ++r)
+        QCOMPARE(table->item(r, 1)->text(), table->item(r, 2)->text());
+    m_f.stop();
+}
+
+void TestCompare::panelShowsTwoSnapshotsCaptions() {
+    QVERIFY(startWith({kRun + "/step12000.pt", kRun + "/step01000.pt"}));
+    auto* panel = m_f.window->comparePanel();
+    const auto& result = panel->result();
+    QVERIFY(result.ok(0) && result.ok(1));
+    const QString late = QString::fromStdString(result.runs[0].own.text());
+    const QString early = QString::fromStdString(result.runs[1].own.text());
+    QVERIFY(late != early);
+    const QString text = panel->captionsText();
+    for (const QString& caption : {late, early})
+        for (const QString& word : caption.split(' '))
+            QVERIFY2(text.contains(word), qPrintable(word));
+    QVERIFY(text.contains("<u>"));          // the differing words are marked
+    QVERIFY(text.contains("(1000 steps)")); // the snapshot says how far it trained
+    QCOMPARE(m_f.window->view().trace.text(), late.toStdString()); // the open model agrees
+    // A different head pair diverges; the panel's number is the pair's JSD at the step.
+    panel->setHeadPair(0, 5);
+    QVERIFY(panel->pairDivergence() > 0.0);
+    QCOMPARE(panel->divergencePlot()->rows(), 8);
+    m_f.stop();
+}
+
+void TestCompare::panelSaysWhatItCannotCompare() {
+    const QString features = m_f.dir.filePath("features.pt");
+    QProcess cli;
+    cli.start(CL_CLI, {"import-cs231n", kCourse, "--vocab", CL_TEST_DATA "/tiny_vocab.json", "-o",
+                       features});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    QVERIFY(startWith({cltest::kModel, features, kCourse, m_f.dir.filePath("missing.pt")}));
+    auto* panel = m_f.window->comparePanel();
+    const auto& result = panel->result();
+    QVERIFY(result.ok(0));
+    QVERIFY2(result.error(1).contains("feature vectors"), qPrintable(result.error(1)));
+    QVERIFY(result.error(2).contains("import-cs231n")); // a bare state_dict says how to convert
+    QVERIFY(!result.error(3).isEmpty());
+    QVERIFY(panel->captionsText().contains("feature vectors"));
+    QCOMPARE(panel->probabilityTable()->rowCount(), 0); // nothing to pair with A
+    m_f.stop();
+}
+
+void TestCompare::timelineScrubsThroughTheRun() {
+    QVERIFY(m_f.start() && m_f.openAndWait(kSample));
+    QSignalSpy spy(m_f.window.get(), &ui::MainWindow::compared);
+    QVERIFY(m_f.window->openRunFolder(kRun));
+    QVERIFY(spy.wait(60000));
+    auto* tl = m_f.window->timelinePanel();
+    QCOMPARE(tl->snapshots().size(), 3);
+    QVERIFY(tl->snapshots()[0].endsWith("step01000.pt")); // natural order
+    QCOMPARE(tl->position(), 2);                          // the trained end first
+    QVERIFY(tl->captionText().contains("12000 training steps"));
+    auto* table = tl->figuresTable();
+    QCOMPARE(table->rowCount(), 3);
+    QCOMPARE(table->item(0, 1)->text(), QString("1000"));
+    QVERIFY(table->item(0, 3)->text().endsWith("%")); // stored eval figures shown
+    const QString lateCaption = table->item(2, 2)->text();
+    QVERIFY(table->item(0, 2)->text() != lateCaption);
+    tl->setPosition(0); // scrubbing needs no new model work
+    QVERIFY(tl->captionText().contains("1000 training steps"));
+    QVERIFY(tl->captionText().contains(table->item(0, 2)->text()));
+    // A new image re-captions every snapshot.
+    const QString other = m_f.saveScene(21);
+    QVERIFY(m_f.openAndWait(other));
+    QVERIFY(spy.wait(60000));
+    tl->setPlaying(true);
+    QVERIFY(tl->playing());
+    QTRY_VERIFY_WITH_TIMEOUT(tl->position() != 0, 5000);
+    tl->setPlaying(false);
+    m_f.stop();
+}
+
+void TestCompare::timelineRejectsAnEmptyFolder() {
+    QVERIFY(m_f.start());
+    QVERIFY(m_f.window->openRunFolder(kRun));
+    QTemporaryDir empty;
+    QVERIFY(!m_f.window->openRunFolder(empty.path())); // no checkpoints there
+    QVERIFY(m_f.window->lastError().contains("no checkpoints"));
+    QCOMPARE(m_f.window->timelinePanel()->snapshots().size(), 3); // the run stays
+    m_f.stop();
+}
+
+QTEST_MAIN(TestCompare)
+#include "tst_compare.moc"
