@@ -158,7 +158,7 @@ void readInput(Lesson& l, const QJsonObject& j, const QDir& dir) {
         l.input = Lesson::Input::Features;
         l.featuresPath = resolve(dir, j.value("path").toString());
         l.featuresRow = j.value("row").toInt();
-    } else if (kind != "none") {
+    } else if (kind != "none" && !kind.isEmpty()) {
         fail(QObject::tr("unknown input kind '%1'").arg(kind));
     }
 }

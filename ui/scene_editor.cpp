@@ -37,6 +37,9 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
         m_colour->addItem(QString::fromStdString(colourName(Colour(c))));
     m_size = new QComboBox(this);
     m_size->addItems({tr("small"), tr("large")});
+    m_shape->setObjectName("shape");
+    m_colour->setObjectName("colour");
+    m_size->setObjectName("size");
     m_add = new QPushButton(tr("&Add shape"), this);
     m_delete = new QPushButton(tr("&Delete"), this);
     m_random = new QPushButton(tr("&Random scene"), this);
@@ -236,4 +239,13 @@ void SceneEditor::refreshOverlay() {
                                           colourRange(row, m_selection->autoContrast())));
 }
 
+} // namespace cl::ui
+
+namespace cl::ui {
+QString SceneEditor::referenceText() const {
+    return m_reference->text();
+}
+QString SceneEditor::modelText() const {
+    return m_model->text();
+}
 } // namespace cl::ui
