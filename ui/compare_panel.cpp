@@ -17,6 +17,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cl::ui {
 
 ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
@@ -103,10 +105,14 @@ QWidget* ComparePanel::buildResults() {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
+    m_table->setMinimumWidth(400); // both captions' words and probabilities, no scrolling
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { setStep(row); });
     m_tileA = new AttentionTile(this);
     m_tileB = new AttentionTile(this);
     m_tileDiff = new AttentionTile(this);
+    m_tileDiff->setToolTip(tr("Red: model A attends more here; blue: model B does. The title "
+                              "gives the Jensen-Shannon divergence of the two rows, in bits "
+                              "(0 = identical, 1 = disjoint)."));
     auto* tiles = new QWidget(this);
     auto* tileRow = new QHBoxLayout(tiles);
     for (auto* t : {m_tileA, m_tileB, m_tileDiff})
@@ -172,6 +178,13 @@ void ComparePanel::setResult(const CompareResult& result, const QImage& image) {
         m_a = 0;
     if (m_b >= n || (m_b == m_a && n > 1))
         m_b = m_a == 0 ? std::min(1, n - 1) : 0;
+    // Open on the first word where the two captions part ways: the interesting one.
+    if (pairReady()) {
+        const auto marks = diffWords(traceA().words(), m_result.runs[size_t(m_b)].own.words());
+        const auto first = std::find(marks.first.begin(), marks.first.end(), true);
+        if (first != marks.first.end())
+            m_step = int(first - marks.first.begin());
+    }
     refresh();
 }
 

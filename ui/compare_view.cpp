@@ -178,9 +178,7 @@ void ComparePanel::fillAttention() {
         m_jsd->setMatrix(values, int(m_divergence.rows), int(m_divergence.cols),
                          headLabels(traceA()), headLabels(traceB()),
                          ColourRange{0.0, std::max(0.05, double(top))});
-        m_jsd->setTitle(tr("Mean Jensen-Shannon divergence per head pair, rows %1, columns %2 "
-                           "(click a cell)")
-                            .arg(a, b));
+        m_jsd->setTitle(tr("Jensen-Shannon divergence per head pair (click one)"));
         m_jsd->setCellDescriber(
             [a, b, la = headLabels(traceA()), lb = headLabels(traceB())](int r, int c, float v) {
                 return QObject::tr("%1 %2 vs %3 %4: %5 bits")
@@ -198,7 +196,7 @@ void ComparePanel::fillAttention() {
     const auto& tb = traceB();
     const auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
     const auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
-    const QString js = tr("JSD %1 bits").arg(pairDivergence(), 0, 'f', 3);
+    const QString js = tr("JSD %1").arg(pairDivergence(), 0, 'f', 2);
     const QString nameA = a + " " + headName(m_headA / ta.heads, m_headA % ta.heads);
     const QString nameB = b + " " + headName(m_headB / tb.heads, m_headB % tb.heads);
     const bool spatial = m_kind == AttentionKind::Cross && ta.gridSide > 0 &&
@@ -214,7 +212,7 @@ void ComparePanel::fillAttention() {
         m_tileA->setContent(m_image, p, side, 0.75, {0, 1}, nameA);
         m_tileB->setContent(m_image, q, side, 0.75, {0, 1}, nameB);
         m_tileDiff->setContent(differenceOverlay(m_image, diff, side, std::max(0.05f, worst)), {},
-                               0, 0, {}, tr("%1 − %2 (red: %1 more) · %3").arg(a, b, js));
+                               0, 0, {}, tr("%1 − %2 · %3").arg(a, b, js));
         m_maps->setCurrentIndex(0);
         return;
     }
