@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -63,6 +64,11 @@ Value loadFile(const std::string& path) {
     }
     if (!zip->hasRecord("data.pkl"))
         fail("cannot read " + path + ": the archive has no data.pkl");
+    // Two records of one name: zip readers disagree on which one counts, so we refuse to guess.
+    std::set<std::string> names;
+    for (const auto& name : zip->getAllRecords())
+        if (!names.insert(name).second)
+            fail("cannot read " + path + ": the archive holds two records named " + name);
     if (zip->hasRecord("byteorder")) {
         auto [data, size] = zip->getRecord("byteorder");
         if (std::string(static_cast<const char*>(data.get()), size) != "little")

@@ -68,6 +68,9 @@ class TestCheckpoint : public QObject {
     void badFiles_data();
     void badFiles();
     void badConfigs();
+    void nonFiniteWeightsLoadWithAWarning();
+    void integerWeightsAreRefused();
+    void duplicatedZipEntriesAreRefused();
 
   private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
@@ -172,6 +175,23 @@ void TestCheckpoint::badFiles_data() {
                                      "K\x01\x85\x89)tR."s},
                         {"data/0", std::string(8, '\0')}}))
         << "reaches element 15 of a storage holding 2";
+    QTest::newRow("unsupported dtype")
+        << QByteArray::fromStdString(
+               zipWith({{"data.pkl", "\x80\x02"
+                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                                     "ctorch\nComplexFloatStorage\nX\x01\0\0\0"
+                                     "0X\x03\0\0\0cpuK\x02tQK\0K\x02\x85"
+                                     "K\x01\x85\x89)tR."s},
+                        {"data/0", std::string(16, '\0')}}))
+        << "ComplexFloatStorage";
+    // 100,000 nested empty lists: "(((((...": the reader's depth bound, not the C++ stack.
+    QTest::newRow("recursion bomb")
+        << QByteArray::fromStdString(
+               zipWith({{"data.pkl", "\x80\x02" + std::string(100000, ']') + "."}}))
+        << "";
+    QTest::newRow("deep marks") << QByteArray::fromStdString(zipWith(
+                                       {{"data.pkl", "\x80\x02" + std::string(100000, '(') + "."}}))
+                                << "";
 }
 
 void TestCheckpoint::badFiles() {
@@ -232,6 +252,53 @@ void TestCheckpoint::badConfigs() {
     expectError([&] { Captioner::open(path("missing.pt")); }, "no such file");
     expectError([&] { Captioner::open(cltest::dataPath("course_2021.pt")); },
                 "bare course state_dict; convert it first");
+}
+
+void TestCheckpoint::nonFiniteWeightsLoadWithAWarning() {
+    auto ck = imported("2021");
+    auto& w = ck.stateDict[0].second;
+    w = w.clone();
+    w[0][0] = std::nanf("");
+    w[1][1] = INFINITY;
+    writeCheckpoint(path("nan.pt"), ck);
+    const auto model = Captioner::open(path("nan.pt")); // loads: the user may want to see why
+    const auto& warnings = model->info().warnings;
+    QCOMPARE(warnings.size(), size_t(1));
+    QVERIFY(QString::fromStdString(warnings[0])
+                .contains(QString::fromStdString(ck.stateDict[0].first +
+                                                 " holds NaN or infinite values")));
+    const auto clean = Captioner::open(CL_SOURCE_DIR "/resources/models/default.pt");
+    QVERIFY(clean->info().warnings.empty());
+}
+
+void TestCheckpoint::integerWeightsAreRefused() {
+    auto ck = imported("2021");
+    ck.stateDict[3].second = ck.stateDict[3].second.to(torch::kLong);
+    writeCheckpoint(path("int.pt"), ck);
+    try {
+        Captioner::open(path("int.pt"));
+        QFAIL("integer weights accepted");
+    } catch (const std::exception& e) {
+        QVERIFY2(QString(e.what()).contains("holds Long values, not floating point"), e.what());
+    }
+}
+
+void TestCheckpoint::duplicatedZipEntriesAreRefused() {
+    // Two records named data.pkl (the writer refuses that, so the second name is patched in):
+    // a zip reader may pick either; the load must end in a clean error or one consistent value.
+    std::string twice =
+        zipWith({{"data.pkl", "\x80\x02}."s}, {"data.pkx", "\x80\x02K\x02."s}});
+    for (size_t at = twice.find("data.pkx"); at != std::string::npos; at = twice.find("data.pkx"))
+        twice.replace(at, 8, "data.pkl");
+    writeBytes(path("dup.pt"), twice);
+    try {
+        readStateDict(path("dup.pt"));
+        QFAIL("an empty state_dict loaded");
+    } catch (const std::exception& e) {
+        QVERIFY2(!QString(e.what()).contains('\n'), e.what());
+        QVERIFY2(QString(e.what()).contains("two records named data.pkl"),
+                 e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCheckpoint)

@@ -2,8 +2,11 @@
 #include "image_loader.h"
 #include "npy.h"
 #include "vocab_json.h"
+#include "vocabulary.h"
 
 #include <QBuffer>
+#include <QFile>
+#include <QImageReader>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +37,50 @@ std::string floats(std::initializer_list<float> v) {
     return s;
 }
 
+uint32_t crc32(const QByteArray& bytes) {
+    uint32_t c = 0xffffffffu;
+    for (char ch : bytes) {
+        c ^= uint8_t(ch);
+        for (int k = 0; k < 8; ++k)
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+QByteArray be32(uint32_t v) {
+    const char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    return QByteArray(b, 4);
+}
+
+QByteArray pngChunk(const char* type, const QByteArray& data) {
+    const QByteArray body = QByteArray(type) + data;
+    return be32(uint32_t(data.size())) + body + be32(crc32(body));
+}
+
+// A valid PNG header declaring width x height RGB pixels, with a tiny (incomplete) image body:
+// a decompression bomb needs only a few bytes to ask for gigabytes.
+QByteArray pngDeclaring(uint32_t width, uint32_t height) {
+    QByteArray ihdr = be32(width) + be32(height);
+    ihdr += QByteArray("\x08\x02\x00\x00\x00", 5); // 8-bit RGB, no interlace
+    return QByteArray("\x89PNG\r\n\x1a\n", 8) + pngChunk("IHDR", ihdr) +
+           pngChunk("IDAT", QByteArray("\x78\x9c\x03\x00\x00\x00\x00\x01", 8)) +
+           pngChunk("IEND", {});
+}
+
+// Two 1x1 frames of different colours (palette red and blue): the loader takes the first.
+const char kAnimatedGif[] =
+    "GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\x00\x00\x00\x00\xff"
+    "!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    "!\xf9\x04\x00\x0a\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00"
+    "!\xf9\x04\x00\x0a\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02L\x01\x00;";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    QFile f(dir.filePath(name));
+    f.open(QIODevice::WriteOnly);
+    f.write(bytes);
+    return f.fileName();
+}
+
 } // namespace
 
 class TestInputs : public QObject {
@@ -47,6 +94,8 @@ class TestInputs : public QObject {
     void vocabErrors();
     void imageFormats();
     void imageErrors();
+    void hostileImages();
+    void hugeVocabularyIsRefused();
 };
 
 void TestInputs::npyReads() {
@@ -162,6 +211,69 @@ void TestInputs::imageErrors() {
     f.write(png.left(png.size() / 3));
     f.close();
     QVERIFY(loadImage(dir.filePath("cut.png")).error.startsWith("cannot read image"));
+}
+
+void TestInputs::hostileImages() {
+    QTemporaryDir dir;
+    // Zero bytes, and a file that is all header.
+    QVERIFY(loadImage(writeFile(dir, "empty.png", {})).error.startsWith("cannot read image"));
+    QVERIFY(!loadImage(writeFile(dir, "header.png", QByteArray("\x89PNG\r\n\x1a\n", 8))).ok());
+    // A decompression bomb: 60000 x 60000 RGB declared (10 GB decoded) in under 100 bytes. Qt's
+    // allocation limit (256 MiB, set by the loader) refuses it before allocating anything.
+    const QByteArray bomb = pngDeclaring(60000, 60000);
+    QVERIFY(bomb.size() < 100);
+    const auto refused = loadImage(writeFile(dir, "bomb.png", bomb));
+    QVERIFY2(!refused.ok(), "a decompression bomb decoded");
+    QVERIFY(refused.error.startsWith("cannot read image"));
+    QVERIFY(!loadImageData(bomb).ok());
+    // Declared 0 x 0.
+    QVERIFY(!loadImage(writeFile(dir, "zero.png", pngDeclaring(0, 0))).ok());
+    // Animated GIF: the first frame is the image.
+    const auto gif =
+        loadImage(writeFile(dir, "anim.gif", QByteArray(kAnimatedGif, sizeof kAnimatedGif - 1)));
+    QVERIFY2(gif.ok(), qPrintable(gif.error));
+    QCOMPARE(gif.rgb.width, int64_t(1));
+    QImageReader frames(dir.filePath("anim.gif"));
+    const QColor first = frames.read().pixelColor(0, 0), second = frames.read().pixelColor(0, 0);
+    QVERIFY(first != second);
+    QCOMPARE(QColor(gif.rgb.pixels[0], gif.rgb.pixels[1], gif.rgb.pixels[2]), first);
+    // A JPEG cut in half: either a clean error or an image of the declared size, never a crash.
+    QImage photo(96, 64, QImage::Format_RGB32);
+    photo.fill(QColor(30, 120, 200));
+    QByteArray jpeg;
+    QBuffer buf(&jpeg);
+    buf.open(QIODevice::WriteOnly);
+    QVERIFY(photo.save(&buf, "JPEG"));
+    const auto cut = loadImage(writeFile(dir, "cut.jpg", jpeg.left(jpeg.size() / 2)));
+    QVERIFY(cut.ok() ? cut.rgb.width == 96 && cut.rgb.height == 64
+                     : cut.error.startsWith("cannot read image"));
+    // Every prefix of a PNG: no crash, and a short one is an error.
+    QByteArray png;
+    QBuffer pbuf(&png);
+    pbuf.open(QIODevice::WriteOnly);
+    QVERIFY(photo.save(&pbuf, "PNG"));
+    for (int n = 0; n < png.size(); n += 7) {
+        const auto r = loadImageData(png.left(n));
+        QVERIFY(!r.ok() || (r.rgb.width == 96 && r.rgb.height == 64));
+    }
+    QVERIFY(loadImageData(png).ok());
+}
+
+void TestInputs::hugeVocabularyIsRefused() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("huge.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(65 << 20)); // sparse: 65 MiB without writing them
+    f.close();
+    try {
+        readVocabJson(f.fileName().toStdString());
+        QFAIL("a 65 MiB vocabulary was read");
+    } catch (const std::exception& e) {
+        QVERIFY2(QString(e.what()).contains("too large for a vocabulary"), e.what());
+    }
+    // Duplicates and missing special tokens reach the Vocabulary's own checks.
+    QVERIFY_THROWS_EXCEPTION(
+        std::exception, Vocabulary(parseVocabJson(R"({"idx_to_word": ["<NULL>", "a", "a"]})")));
 }
 
 QTEST_GUILESS_MAIN(TestInputs)

@@ -1,5 +1,6 @@
 #include "image_loader.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QPainter>
@@ -50,6 +51,22 @@ LoadedImage loadImage(const QString& path) {
     if (!out.ok())
         out.error = path + QStringLiteral(": ") + out.error;
     return out;
+}
+
+LoadedImage loadImageData(const QByteArray& bytes) {
+    QImageReader::setAllocationLimit(kAllocationLimitMiB);
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    reader.setAutoTransform(true);
+    const QImage image = reader.read();
+    if (image.isNull()) {
+        LoadedImage out;
+        out.error = QStringLiteral("cannot read image: %1").arg(reader.errorString());
+        return out;
+    }
+    return fromQImage(image);
 }
 
 QImage toQImage(const RgbImage& rgb) {

@@ -18,6 +18,8 @@ struct LoadedImage {
 // Decodes a file. Refuses images whose decoded size would exceed Qt's allocation limit (set
 // here to 256 MiB), so a decompression bomb is an error, not an out-of-memory.
 LoadedImage loadImage(const QString& path);
+// The same from bytes in memory (the same limits; fuzzing, embedded images).
+LoadedImage loadImageData(const QByteArray& bytes);
 // Converts an already decoded image (e.g. a generated scene).
 LoadedImage fromQImage(const QImage& image);
 // Wraps RGB bytes as a QImage (deep copy).

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
+#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image; default all)
+# Needs the sanitizer build with fuzzers (scripts/sanitize.sh makes it; BUILD_DIR to override).
+# Findings (crash-*, leak-*, timeout-*) land in $BUILD_DIR/fuzz-findings; exits 1 on any.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image)
+BUILD_DIR=${BUILD_DIR:-build-asan}
+CLI="$BUILD_DIR/app/cli/captionlens-cli"
+CORPUS="$BUILD_DIR/fuzz-corpus"
+FINDINGS="$BUILD_DIR/fuzz-findings"
+mkdir -p "$FINDINGS"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
+
+seed_corpora() {
+  local c="$CORPUS"
+  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image"
+  # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
+  if [ ! -f "$c/checkpoint/tiny.pt" ]; then
+    "$CLI" train --steps 1 --batch 1 --heads 1 --layers 1 --width 8 --ffn 8 \
+      -o "$c/checkpoint/tiny.pt" > /dev/null
+  fi
+  cp tests/golden/course_2021.pt tests/golden/course_2025.pt "$c/checkpoint/"
+  # Feature files: float32 (N, D), float64 (D,), Fortran order.
+  /usr/bin/python3 - "$c/npy" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+np.save(f"{d}/f32.npy", np.arange(12, dtype=np.float32).reshape(3, 4))
+np.save(f"{d}/f64.npy", np.linspace(0, 1, 5))
+np.save(f"{d}/fortran.npy", np.asfortranarray(np.ones((2, 3), dtype=np.float32)))
+PY
+  cp tests/golden/tiny_vocab.json "$c/vocab/"
+  printf '{"idx_to_word": ["<NULL>", "<START>", "<END>", "<UNK>", "a"], "word_to_idx": {"a": 4}}' \
+    > "$c/vocab/small.json"
+  for ext in png jpg bmp ppm; do "$CLI" scene --seed 3 --size 32 -o "$c/image/scene.$ext" > /dev/null; done
+  printf 'GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;' \
+    > "$c/image/pixel.gif"
+}
+
+seed_corpora
+status=0
+for t in "${TARGETS[@]}"; do
+  bin="$BUILD_DIR/tests/fuzz/fuzz_$t"
+  mkdir -p "$CORPUS/$t-work"
+  log="$BUILD_DIR/fuzz-$t.log"
+  set +e
+  # -timeout: one input may take at most 10 s (a hang is a finding); -rss_limit_mb bounds memory.
+  "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  echo "fuzz_$t: $runs executions in ${SECONDS_EACH}s, exit $rc (log: $log)"
+  if [ $rc -ne 0 ]; then
+    status=1
+    grep -m5 -E 'ERROR|SUMMARY|runtime error' "$log" || true
+  fi
+done
+exit $status

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang), a short smoke
+# run of every libFuzzer target, and the GUI worker tests under ThreadSanitizer.
+#   scripts/sanitize.sh [FUZZ_SECONDS]      (default 20 s per fuzz target)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${1:-20}
+export QT_QPA_PLATFORM=offscreen
+# Leak checking stays on for the fuzzers; in the test suite Qt's and fontconfig's one-off
+# allocations at exit are not ours (see tests/lsan.supp).
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCAPTIONLENS_SANITIZE=address,undefined -DCAPTIONLENS_FUZZ=ON
+cmake --build build-asan -j2
+ctest --test-dir build-asan --output-on-failure -j2
+BUILD_DIR=build-asan scripts/fuzz.sh "$FUZZ_SECONDS"
+
+# ThreadSanitizer: the model workers and the window (caption, compare, soak). Qt and LibTorch are
+# not instrumented; tests/tsan.supp hides reports whose racing access lies entirely inside them.
+CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCAPTIONLENS_SANITIZE=thread
+cmake --build build-tsan -j2 --target tst_gui tst_soak tst_compare
+export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+export OMP_NUM_THREADS=1
+for t in tst_gui tst_soak tst_compare; do
+  (cd build-tsan/tests && ./$t)
+done
+echo "sanitizers: all clean"
