@@ -18,8 +18,13 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-import torch
+# One core each: torch.set_num_threads() does not reach OpenBLAS, which would otherwise use every
+# core for the matrix products behind nn.Linear (the C++ side pins it to one thread too).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))

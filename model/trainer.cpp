@@ -162,7 +162,9 @@ double trainShapes(const TrainOptions& given) {
         std::vector<uint64_t> seeds(static_cast<size_t>(o.batch));
         for (int64_t i = 0; i < o.batch; ++i)
             seeds[i] = kTrainSeedBase + (o.seed * 1000003ULL + step) * o.batch + i;
+        const auto tData = std::chrono::steady_clock::now();
         const auto batch = shapesBatch(seeds, o.imageSize, vocab);
+        const auto tStep = std::chrono::steady_clock::now();
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);
         auto scores = model->forward(batch.images, in); // (N, T, V)
@@ -174,14 +176,19 @@ double trainShapes(const TrainOptions& given) {
         torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
         opt.step(learningRate(o, step));
         const double l = loss.item<double>();
+        const auto tEnd = std::chrono::steady_clock::now();
+        const auto ms = [](auto a, auto b) {
+            return std::chrono::duration<double, std::milli>(b - a).count();
+        };
         avg = step == start ? l : 0.98 * avg + 0.02 * l;
         const int64_t done = step + 1;
         if (o.onProgress) {
             const double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             const double rate = (done - start) * o.batch / std::max(secs, 1e-9);
-            o.onProgress(
-                {done, o.steps, avg, l, rate, (o.steps - done) * o.batch / std::max(rate, 1e-9)});
+            o.onProgress({done, o.steps, avg, l, rate,
+                          (o.steps - done) * o.batch / std::max(rate, 1e-9), ms(tData, tStep),
+                          ms(tStep, tEnd)});
         }
         if (done % o.saveEvery == 0 || done == o.steps) {
             model->eval();

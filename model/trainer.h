@@ -15,6 +15,8 @@ struct TrainProgress {
     double stepLoss = 0; // this step's loss
     double scenesPerSecond = 0;
     double secondsLeft = 0;
+    double dataMs = 0; // this step's scene generation (rendering, resizing, tokens)
+    double stepMs = 0; // this step's forward, backward, clipping and AdamW update
 };
 
 struct TrainOptions {

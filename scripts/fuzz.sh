@@ -14,8 +14,10 @@ CLI="$BUILD_DIR/app/cli/captionlens-cli"
 CORPUS="$BUILD_DIR/fuzz-corpus"
 FINDINGS="$BUILD_DIR/fuzz-findings"
 mkdir -p "$FINDINGS"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# One-off allocations inside LibTorch and Qt (registries, thread pools) are not leaks of ours.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
 
 seed_corpora() {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <QImage>
+#include <QFileInfo>
+#include <QImageWriter>
 #include <QSaveFile>
 
 #include <iostream>
@@ -40,9 +42,15 @@ nlohmann::json groundTruth(const Scene& s, uint64_t seed) {
 
 } // namespace
 
+// PNG unless the name asks for another format Qt writes (.jpg, .bmp, .ppm: test corpora).
 void saveRgbPng(const RgbImage& rgb, const std::string& path) {
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) || !toQImage(rgb).save(&file, "PNG") || !file.commit())
+    const QString name = QString::fromStdString(path);
+    QByteArray format = QFileInfo(name).suffix().toLower().toLatin1();
+    if (!QImageWriter::supportedImageFormats().contains(format))
+        format = "png";
+    QSaveFile file(name);
+    if (!file.open(QIODevice::WriteOnly) || !toQImage(rgb).save(&file, format.constData()) ||
+        !file.commit())
         throw std::runtime_error("cannot write " + path);
 }
 

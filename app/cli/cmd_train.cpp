@@ -4,13 +4,19 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <iostream>
+#include <vector>
 
 namespace cl::cli {
 
 namespace {
 
+std::vector<double> stepMs, dataMs; // per step, for the timing summary
+
 void printProgress(const TrainProgress& p) {
+    stepMs.push_back(p.stepMs);
+    dataMs.push_back(p.dataMs);
     const int width = 30, filled = static_cast<int>(width * p.step / std::max<int64_t>(1, p.steps));
     std::string bar(static_cast<size_t>(filled), '=');
     bar.resize(width, ' ');
@@ -57,6 +63,16 @@ void addTrainCommand(CLI::App& app) {
         o.onProgress = printProgress;
         const double loss = trainShapes(o);
         std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";
+        // Steady-state figures (the first step warms up allocators and caches).
+        auto median = [](std::vector<double> v) {
+            if (v.size() > 1)
+                v.erase(v.begin());
+            std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+            return v.empty() ? 0.0 : v[v.size() / 2];
+        };
+        std::printf("timing: optimiser step (forward, backward, AdamW) median %.2f ms at batch "
+                    "%lld; scene generation %.2f ms per batch\n",
+                    median(stepMs), static_cast<long long>(o.batch), median(dataMs));
     });
 }
 

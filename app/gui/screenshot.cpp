@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QSaveFile>
 #include <QTimer>
 
 #include <algorithm>
@@ -18,7 +19,9 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
     window->setShowDialogs(false);
     QObject::connect(window, &ui::MainWindow::viewUpdated, window, [window, path] {
         QTimer::singleShot(300, window, [window, path] {
-            const bool ok = window->grab().save(path, "PNG");
+            QSaveFile file(path); // a failed write never leaves half a PNG behind
+            const bool ok = file.open(QIODevice::WriteOnly) &&
+                            window->grab().save(&file, "PNG") && file.commit();
             std::fprintf(ok ? stdout : stderr,
                          ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
                          qPrintable(path));
