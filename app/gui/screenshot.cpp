@@ -20,8 +20,8 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
     QObject::connect(window, &ui::MainWindow::viewUpdated, window, [window, path] {
         QTimer::singleShot(300, window, [window, path] {
             QSaveFile file(path); // a failed write never leaves half a PNG behind
-            const bool ok = file.open(QIODevice::WriteOnly) &&
-                            window->grab().save(&file, "PNG") && file.commit();
+            const bool ok = file.open(QIODevice::WriteOnly) && window->grab().save(&file, "PNG") &&
+                            file.commit();
             std::fprintf(ok ? stdout : stderr,
                          ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
                          qPrintable(path));
@@ -40,36 +40,46 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
 
 void scheduleProfile(ui::MainWindow* window, int count) {
     window->setShowDialogs(false);
+    // Two passes over the same scenes: the Caption panel on screen (the default), then the
+    // Attention panel (the heaviest: every head's plot). Hidden panels fill when shown.
     struct State {
         QElapsedTimer timer;
-        std::vector<double> ms;
-        int next = 0;
+        std::vector<double> ms[2];
+        int next = 0, pass = 0;
         bool warm = false;
     };
+    static const char* const kPanels[2] = {"caption", "attention"};
     auto state = std::make_shared<State>();
     auto openNext = [window, state] {
         state->timer.start();
-        window->openRandomScene(1000 + state->next++);
+        window->openRandomScene(1000 + state->next++ % 1000);
     };
     QObject::connect(window, &ui::MainWindow::viewUpdated, window, [=] {
-        // Paint everything now (both panels, every plot) before stopping the clock.
-        for (const QString panel : {"attention", "caption"}) {
-            window->showPanel(panel);
-            window->grab();
-        }
+        window->grab(); // paints the visible panel: every plot and tile on screen
         const double ms = state->timer.nsecsElapsed() / 1e6;
+        auto& list = state->ms[state->pass];
         if (state->warm)
-            state->ms.push_back(ms);
+            list.push_back(ms);
         state->warm = true;
-        if (int(state->ms.size()) < count)
+        if (int(list.size()) == count && state->pass == 0) {
+            state->pass = 1;
+            state->next = 0;
+            state->warm = false;
+            window->showPanel(kPanels[1]);
             return QTimer::singleShot(0, window, openNext);
-        std::sort(state->ms.begin(), state->ms.end());
-        std::printf(
-            "image chosen -> caption + all panels painted: median %.1f ms, min %.1f, max %.1f "
-            "(%d scenes, both panels rendered)\n",
-            state->ms[state->ms.size() / 2], state->ms.front(), state->ms.back(), count);
+        }
+        if (int(list.size()) < count)
+            return QTimer::singleShot(0, window, openNext);
+        for (int p = 0; p < 2; ++p) {
+            auto v = state->ms[p];
+            std::sort(v.begin(), v.end());
+            std::printf("image chosen -> caption + %s panel painted: median %.1f ms, min %.1f, "
+                        "max %.1f (%d scenes)\n",
+                        kPanels[p], v[v.size() / 2], v.front(), v.back(), count);
+        }
         QApplication::exit(0);
     });
+    window->showPanel(kPanels[0]);
     QTimer::singleShot(0, window, openNext);
 }
 

@@ -11,7 +11,7 @@ namespace cl {
 // Saves the window to `path` once the first caption is on screen; exit code 1 on an error.
 void scheduleScreenshot(ui::MainWindow* window, const QString& path);
 // Opens `count` generated scenes one after another and prints the time from "image chosen" to
-// every panel painted (median, min, max).
+// the visible panel painted (median, min, max), with the Caption and then the Attention panel.
 void scheduleProfile(ui::MainWindow* window, int count);
 // Drags a shape across the scene editor's canvas in `count` mouse-move steps and prints the time
 // from each move to the new caption and the editor and attention maps painted.

@@ -8,6 +8,7 @@ namespace cl {
 
 class CaptionWorker;
 class CompareWorker;
+class Courier;
 namespace ui {
 class MainWindow;
 }
@@ -24,6 +25,9 @@ class ModelThread final {
     QThread m_thread, m_compareThread;
     CaptionWorker* m_worker;
     CompareWorker* m_compare;
+    Courier* m_windowCourier; // child of the window (main thread)
+    Courier* m_workerCourier; // children of the workers: they move to the workers' threads
+    Courier* m_compareCourier;
 };
 
 } // namespace cl
