@@ -102,14 +102,25 @@ void AttentionPanel::clearGrid(QGridLayout* grid) {
 void AttentionPanel::rebuild() {
     const int layers = int(m_view.trace.layers), heads = int(m_view.trace.heads);
     const int steps = int(m_view.trace.steps.size());
-    if (layers == m_builtLayers && heads == m_builtHeads && steps == m_builtSteps)
+    if (steps != m_builtSteps) { // word tiles are cheap; the head plots are kept
+        clearGrid(m_stripGrid);
+        m_stripTiles.clear();
+        const int perRow = std::max(4, (steps + 2) / 3);
+        for (int t = 0; t < steps; ++t) {
+            auto* tile = new AttentionTile;
+            tile->setMinimumSize(56, 70);
+            connect(tile, &AttentionTile::clicked, this, [this, t] { m_selection->setStep(t); });
+            m_stripGrid->addWidget(tile, t / perRow, t % perRow);
+            m_stripTiles.push_back(tile);
+        }
+        m_builtSteps = steps;
+    }
+    if (layers == m_builtLayers && heads == m_builtHeads)
         return;
     clearGrid(m_thumbGrid);
     clearGrid(m_crossGrid);
-    clearGrid(m_stripGrid);
     m_thumbs.clear();
     m_crossTiles.clear();
-    m_stripTiles.clear();
     for (int l = 0; l < layers; ++l)
         for (int h = -1; h < heads; ++h) {
             auto* plot = new HeatmapPlot(HeatmapPlot::Style::Thumbnail);
@@ -126,17 +137,8 @@ void AttentionPanel::rebuild() {
             m_crossGrid->addWidget(tile, l, h + 1);
             m_crossTiles.push_back(tile);
         }
-    const int perRow = std::max(4, (steps + 2) / 3);
-    for (int t = 0; t < steps; ++t) {
-        auto* tile = new AttentionTile;
-        tile->setMinimumSize(56, 70);
-        connect(tile, &AttentionTile::clicked, this, [this, t] { m_selection->setStep(t); });
-        m_stripGrid->addWidget(tile, t / perRow, t % perRow);
-        m_stripTiles.push_back(tile);
-    }
     m_builtLayers = layers;
     m_builtHeads = heads;
-    m_builtSteps = steps;
 }
 
 void AttentionPanel::setView(const CaptionView& view) {

@@ -1,5 +1,7 @@
 #include "attention_tile.h"
 
+#include <algorithm>
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -12,7 +14,16 @@ AttentionTile::AttentionTile(QWidget* parent) : QWidget(parent) {
 
 void AttentionTile::setContent(const QImage& image, const std::vector<float>& grid, int side,
                                double opacity, ColourRange range, const QString& title) {
-    m_composed = grid.empty() ? image : attentionOverlay(image, grid, side, opacity, range);
+    // The overlay is computed per pixel: at the size the tile shows, not a photo's full size.
+    const int limit = std::max(256, int(std::max(width(), height()) * devicePixelRatioF()));
+    if (image.cacheKey() != m_sourceKey || m_scaled.isNull() || limit != m_scaledLimit) {
+        m_sourceKey = image.cacheKey();
+        m_scaledLimit = limit;
+        m_scaled = std::max(image.width(), image.height()) > limit
+                       ? image.scaled(limit, limit, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                       : image;
+    }
+    m_composed = grid.empty() ? m_scaled : attentionOverlay(m_scaled, grid, side, opacity, range);
     m_title = title;
     update();
 }

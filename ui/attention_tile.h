@@ -31,6 +31,9 @@ class AttentionTile final : public QWidget {
   private:
     QRect imageRect() const;
     QImage m_composed;
+    QImage m_scaled; // the source at display size (cached by the source's cacheKey)
+    qint64 m_sourceKey = 0;
+    int m_scaledLimit = 0;
     QString m_title;
     bool m_highlighted = false;
 };

@@ -63,37 +63,76 @@ ColourRange colourRange(const std::vector<float>& values, bool autoContrast) {
     return {lo, hi};
 }
 
+namespace {
+
+// viridis and the overlay's alpha curve sampled once: the overlay runs per pixel of every tile.
+struct OverlayLut {
+    static constexpr int kSize = 1024;
+    std::array<std::array<float, 3>, kSize> colour;
+    std::array<float, kSize> alpha; // 0.3 + 0.7 sqrt(t), before the opacity
+    OverlayLut() {
+        for (int i = 0; i < kSize; ++i) {
+            const double t = double(i) / (kSize - 1);
+            const QColor c = viridis(t);
+            colour[size_t(i)] = {float(c.red()), float(c.green()), float(c.blue())};
+            alpha[size_t(i)] = float(0.3 + 0.7 * std::sqrt(t));
+        }
+    }
+};
+
+const OverlayLut& overlayLut() {
+    static const OverlayLut lut;
+    return lut;
+}
+
+// Bilinear sampling positions along one axis: the two cells and the weight of the second.
+struct Tap {
+    int a, b;
+    float f;
+};
+
+std::vector<Tap> taps(int pixels, int side) {
+    std::vector<Tap> out(static_cast<size_t>(pixels));
+    for (int p = 0; p < pixels; ++p) {
+        const double g = (p + 0.5) * side / pixels - 0.5;
+        const int g0 = static_cast<int>(std::floor(g));
+        out[size_t(p)] = {std::clamp(g0, 0, side - 1), std::clamp(g0 + 1, 0, side - 1),
+                          float(g - g0)};
+    }
+    return out;
+}
+
+} // namespace
+
 QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
                         double opacity, ColourRange range) {
     QImage out = image.convertToFormat(QImage::Format_RGB32);
     if (side <= 0 || grid.size() != size_t(side) * side || out.isNull())
         return out;
     const int w = out.width(), h = out.height();
-    const double span = range.upper - range.lower;
-    auto at = [&](int gx, int gy) {
-        return grid[size_t(std::clamp(gy, 0, side - 1)) * side + std::clamp(gx, 0, side - 1)];
-    };
+    const auto& lut = overlayLut();
+    const float lower = float(range.lower),
+                scale = float((OverlayLut::kSize - 1) / (range.upper - range.lower));
+    const auto xs = taps(w, side), ys = taps(h, side);
+    std::vector<float> row(static_cast<size_t>(side));
     for (int y = 0; y < h; ++y) {
+        // Interpolate the grid vertically once per line, then horizontally per pixel.
+        const Tap& ty = ys[size_t(y)];
+        for (int gx = 0; gx < side; ++gx)
+            row[size_t(gx)] =
+                (1 - ty.f) * grid[size_t(ty.a) * side + gx] + ty.f * grid[size_t(ty.b) * side + gx];
         auto* line = reinterpret_cast<QRgb*>(out.scanLine(y));
-        const double gy = (y + 0.5) * side / h - 0.5;
-        const int y0 = static_cast<int>(std::floor(gy));
-        const double fy = gy - y0;
         for (int x = 0; x < w; ++x) {
-            const double gx = (x + 0.5) * side / w - 0.5;
-            const int x0 = static_cast<int>(std::floor(gx));
-            const double fx = gx - x0;
-            const double v = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
-                             fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
-            const double t = std::clamp((v - range.lower) / span, 0.0, 1.0);
-            const QColor c = viridis(t);
-            const QRgb p = line[x];
+            const Tap& tx = xs[size_t(x)];
+            const float v = (1 - tx.f) * row[size_t(tx.a)] + tx.f * row[size_t(tx.b)];
+            const float fi = std::clamp((v - lower) * scale, 0.f, float(OverlayLut::kSize - 1));
+            const size_t i = std::isfinite(fi) ? size_t(fi + 0.5f) : 0;
+            const auto& c = lut.colour[i];
             // Weak attention stays see-through so the image remains readable under the map.
-            const double alpha = opacity * (0.3 + 0.7 * std::sqrt(t));
-            auto blend = [&](int a, int b) {
-                return static_cast<int>(std::lround(a + alpha * (b - a)));
-            };
-            line[x] = qRgb(blend(qRed(p), c.red()), blend(qGreen(p), c.green()),
-                           blend(qBlue(p), c.blue()));
+            const float a = float(opacity) * lut.alpha[i];
+            const QRgb p = line[x];
+            auto blend = [&](int from, float to) { return int(from + a * (to - from) + 0.5f); };
+            line[x] = qRgb(blend(qRed(p), c[0]), blend(qGreen(p), c[1]), blend(qBlue(p), c[2]));
         }
     }
     return out;
