@@ -73,11 +73,6 @@ class FullRerunSource final : public StepSource {
     torch::Tensor m_memory, m_prefix;
 };
 
-std::vector<float> toVector(const torch::Tensor& t) {
-    auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
-    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
 std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& model,
                               const torch::Tensor& memory, const Vocabulary& vocab,
                               const DecodeOptions& opt) {
@@ -104,30 +99,42 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
         if (t < static_cast<int64_t>(opt.forcedPrefix.size()))
             chosen.fill_(opt.forcedPrefix[t]);
         auto top = probs.topk(k, -1);
-        auto chosenCpu = chosen.to(torch::kCPU);
-        auto chosenProb = toVector(probs.gather(1, chosen.unsqueeze(1)));
-        auto topP = toVector(std::get<0>(top));
-        auto topI = std::get<1>(top).to(torch::kCPU).contiguous();
-        auto self = out.self.to(torch::kCPU).contiguous(),
-             cross = out.cross.to(torch::kCPU).contiguous();
-        auto logits = opt.keepLogits ? out.logits.to(torch::kCPU).contiguous() : torch::Tensor();
+        // Everything the trace keeps comes to the CPU once per step, as contiguous blocks read
+        // through raw pointers: per-element tensor indexing costs more than the model at batch 64.
+        const auto chosenCpu = chosen.to(torch::kCPU).contiguous();
+        const auto chosenProb = probs.gather(1, chosen.unsqueeze(1)).to(torch::kCPU).contiguous();
+        const auto topP = std::get<0>(top).to(torch::kCPU).contiguous();
+        const auto topI = std::get<1>(top).to(torch::kCPU).contiguous();
+        const auto self = out.self.to(torch::kCPU, torch::kFloat).contiguous(),
+                   cross = out.cross.to(torch::kCPU, torch::kFloat).contiguous();
+        const auto logits = opt.keepLogits ? out.logits.to(torch::kCPU, torch::kFloat).contiguous()
+                                           : torch::Tensor();
+        const int64_t* ids = chosenCpu.data_ptr<int64_t>();
+        const float* pChosen = chosenProb.data_ptr<float>();
+        const float* pTop = topP.data_ptr<float>();
+        const int64_t* iTop = topI.data_ptr<int64_t>();
+        const int64_t selfSize = self.numel() / n, crossSize = cross.numel() / n;
+        const float* pSelf = self.data_ptr<float>();
+        const float* pCross = cross.data_ptr<float>();
         bool allDone = true;
         for (int64_t b = 0; b < n; ++b) {
             if (done[b])
                 continue;
             DecodeStep s;
-            s.id = chosenCpu[b].item<int64_t>();
+            s.id = ids[b];
             s.token = vocab.word(s.id);
-            s.prob = chosenProb[b];
+            s.prob = pChosen[b];
             s.forced = t < static_cast<int64_t>(opt.forcedPrefix.size());
-            for (int64_t j = 0; j < k; ++j) {
-                const auto id = topI[b][j].item<int64_t>();
-                s.topK.push_back({id, vocab.word(id), topP[b * k + j]});
+            s.topK.reserve(static_cast<size_t>(k));
+            for (int64_t j = 0; j < k; ++j)
+                s.topK.push_back({iTop[b * k + j], vocab.word(iTop[b * k + j]), pTop[b * k + j]});
+            s.selfAttn.assign(pSelf + b * selfSize, pSelf + (b + 1) * selfSize);
+            s.crossAttn.assign(pCross + b * crossSize, pCross + (b + 1) * crossSize);
+            if (logits.defined()) {
+                const int64_t v = logits.size(1);
+                const float* pl = logits.data_ptr<float>() + b * v;
+                s.logits.assign(pl, pl + v);
             }
-            s.selfAttn = toVector(self[b]);
-            s.crossAttn = toVector(cross[b]);
-            if (logits.defined())
-                s.logits = toVector(logits[b]);
             traces[b].steps.push_back(std::move(s));
             done[b] = opt.stopAtEnd && traces[b].steps.back().id == vocab.endId();
             allDone = allDone && done[b];

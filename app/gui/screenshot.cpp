@@ -9,11 +9,21 @@
 #include <QSaveFile>
 #include <QTimer>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 
 namespace cl {
+
+namespace {
+void printPeakRss() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory (RSS): %.0f MB\n", usage.ru_maxrss / 1024.0);
+}
+} // namespace
 
 void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
     window->setShowDialogs(false);
@@ -77,6 +87,7 @@ void scheduleProfile(ui::MainWindow* window, int count) {
                         "max %.1f (%d scenes)\n",
                         kPanels[p], v[v.size() / 2], v.front(), v.back(), count);
         }
+        printPeakRss();
         QApplication::exit(0);
     });
     window->showPanel(kPanels[0]);
@@ -120,6 +131,7 @@ void scheduleDragProfile(ui::MainWindow* window, int count) {
         std::printf("scene editor drag step -> caption + canvas attention map painted: median "
                     "%.1f ms, min %.1f, max %.1f (%d steps of %g px)\n",
                     ms[ms.size() / 2], ms.front(), ms.back(), count, std::abs(state->dx));
+        printPeakRss();
         QApplication::exit(0);
     });
     // Caption the editor's scene first (it is the panel on screen from the start).
