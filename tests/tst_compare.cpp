@@ -219,6 +219,11 @@ void TestCompare::timelineScrubsThroughTheRun() {
     tl->setPosition(0); // scrubbing needs no new model work
     QVERIFY(tl->captionText().contains("1000 training steps"));
     QVERIFY(tl->captionText().contains(table->item(0, 2)->text()));
+    // A slide clicker's PageDown moves through the run on this panel.
+    QTest::keyClick(m_f.window.get(), Qt::Key_PageDown);
+    QCOMPARE(tl->position(), 1);
+    QVERIFY(tl->captionText().contains("4000 training steps"));
+    tl->setPosition(0);
     // A new image re-captions every snapshot.
     const QString other = m_f.saveScene(21);
     QVERIFY(m_f.openAndWait(other));

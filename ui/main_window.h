@@ -69,6 +69,7 @@ class MainWindow final : public QMainWindow {
     void setShowDialogs(bool on) { m_showDialogs = on; }
     // Presenter mode (F11): full screen, large fonts, thick lines; PageDown/PageUp step words.
     void setPresenterMode(bool on);
+    void stepForward(int delta); // PageDown/PageUp: words, compared words or snapshots
     bool presenterMode() const { return m_presenter; }
 
   public slots:

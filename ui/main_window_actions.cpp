@@ -120,11 +120,10 @@ void MainWindow::buildActions() {
     m_presenterAction->setToolTip(tr("Large fonts and thick lines for a projector (F11); "
                                      "PageDown/PageUp step through the words"));
     // Slide clickers send PageDown/PageUp: step the selected word in every panel.
-    view->addAction(tr("Next Word"), QKeySequence(Qt::Key_PageDown), this, [this] {
-        m_selection->setStep(std::min(m_selection->step() + 1, int(m_view.trace.steps.size()) - 1));
-    });
+    view->addAction(tr("Next Word"), QKeySequence(Qt::Key_PageDown), this,
+                    [this] { stepForward(+1); });
     view->addAction(tr("Previous Word"), QKeySequence(Qt::Key_PageUp), this,
-                    [this] { m_selection->setStep(std::max(m_selection->step() - 1, 0)); });
+                    [this] { stepForward(-1); });
     m_device = new QComboBox(this);
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));

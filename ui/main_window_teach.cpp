@@ -14,6 +14,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace cl::ui {
 
 void MainWindow::buildTeachingPanels() {
@@ -77,6 +79,21 @@ void MainWindow::buildLessonActions(QMenu* file) {
             p += QLatin1String(".cllesson");
         saveLesson(p);
     });
+}
+
+// PageDown/PageUp (a slide clicker): the next word in every panel; on the Compare panel the next
+// word of A's caption, on the Timeline the next snapshot.
+void MainWindow::stepForward(int delta) {
+    if (m_tabs->currentWidget() == m_timelinePanel) {
+        const int n = int(m_timelinePanel->snapshots().size());
+        if (n > 0)
+            m_timelinePanel->setPosition(std::clamp(m_timelinePanel->position() + delta, 0, n - 1));
+        return;
+    }
+    if (m_tabs->currentWidget() == m_comparePanel)
+        return m_comparePanel->setStep(std::max(0, m_comparePanel->step() + delta));
+    const int steps = int(m_view.trace.steps.size());
+    m_selection->setStep(std::clamp(m_selection->step() + delta, 0, std::max(0, steps - 1)));
 }
 
 bool MainWindow::openRunFolder(const QString& folder) {
