@@ -18,11 +18,9 @@ import argparse
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 # One core each: torch.set_num_threads() does not reach OpenBLAS, which would otherwise use every
 # core for the matrix products behind nn.Linear (the C++ side pins it to one thread too).
@@ -37,6 +35,7 @@ import torch.nn.functional as F  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 import reference  # noqa: E402
+from compare_seed import median_ms  # noqa: E402
 
 
 def position_code_2d(grid, width):
@@ -109,17 +108,6 @@ def preprocess(rgb, side):
     return (x / 255.0 - 0.5) / 0.5
 
 
-def median_ms(fn, runs, warmup=2):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
-
-
 def cli_json(cli, *args):
     out = subprocess.run([cli, "--threads", "1", *args], check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
@@ -160,7 +148,7 @@ def main():
                cli_json(args.cli, "bench", "--checkpoint", args.checkpoint, "--json")["figures"]}
         batch64 = torch.cat([images[i % 8] for i in range(64)])
         py1 = median_ms(lambda: model.sample(images[0], max_len), args.runs)
-        py64 = median_ms(lambda: model.sample(batch64, max_len), max(3, args.runs // 4), 1)
+        py64 = median_ms(lambda: model.sample(batch64, max_len), max(3, args.runs // 4))
         c1 = cpp["caption + all attention maps (cached)"]
         c64 = next(v for k, v in cpp.items() if k.startswith("batch 64"))
         print(f"{'figure':52s} {'C++ ms':>9s} {'PyTorch ms':>11s} {'ratio':>7s}")
