@@ -1,5 +1,7 @@
 // Comparing checkpoints and the training timeline: the comparison maths, and the panels driven
 // through the real window and its workers (offscreen).
+#include "checkpoint.h" // LibTorch before Qt: its headers use the word `slots`
+
 #include "compare_panel.h"
 #include "comparison.h"
 #include "gui_fixture.h"
@@ -9,6 +11,7 @@
 #include <QProcess>
 #include <QTableWidget>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace cl;
@@ -35,6 +38,7 @@ class TestCompare : public QObject {
     void panelShowsNoDifferenceForOneModelTwice();
     void panelShowsTwoSnapshotsCaptions();
     void panelSaysWhatItCannotCompare();
+    void differentVocabulariesScoreWhatTheyShare();
     void timelineScrubsThroughTheRun();
     void timelineRejectsAnEmptyFolder();
 
@@ -197,6 +201,32 @@ void TestCompare::panelSaysWhatItCannotCompare() {
     QVERIFY(!result.error(3).isEmpty());
     QVERIFY(panel->captionsText().contains("feature vectors"));
     QCOMPARE(panel->probabilityTable()->rowCount(), 0); // nothing to pair with A
+    m_f.stop();
+}
+
+void TestCompare::differentVocabulariesScoreWhatTheyShare() {
+    // The bundled model with "star" renamed: B cannot name stars, so A's "star" is fed to it as
+    // <UNK>, and its probability is not shown.
+    Checkpoint ck = readCheckpoint(cltest::kModel.toStdString());
+    std::replace(ck.vocab.begin(), ck.vocab.end(), std::string("star"), std::string("asterisk"));
+    const QString renamed = m_f.dir.filePath("renamed.pt");
+    writeCheckpoint(renamed.toStdString(), ck);
+    QVERIFY(startWith({cltest::kModel, renamed}));
+    auto* panel = m_f.window->comparePanel();
+    const auto& result = panel->result();
+    QVERIFY(result.ok(0) && result.ok(1));
+    const auto& words = result.runs[0].own.steps;
+    const auto star = std::find_if(words.begin(), words.end(),
+                                   [](const DecodeStep& s) { return s.token == "star"; });
+    QVERIFY2(star != words.end(), "the sample's caption names a star");
+    const int t = int(star - words.begin());
+    QVERIFY(!result.runs[1].known[0][size_t(t)]);
+    QVERIFY(result.runs[1].known[0][0]); // "a" is shared
+    QCOMPARE(result.runs[1].forced[0].steps[size_t(t)].token, std::string("<UNK>"));
+    QCOMPARE(panel->probabilityTable()->item(t, 2)->text(), QString("— not in vocabulary"));
+    QVERIFY(panel->noteText().contains("not in B's vocabulary"));
+    // B says "asterisk" where A says "star": the words differ, the rest is the same caption.
+    QVERIFY(result.runs[1].own.text().find("asterisk") != std::string::npos);
     m_f.stop();
 }
 
