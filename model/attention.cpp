@@ -54,20 +54,60 @@ KVCache MultiHeadAttentionImpl::project(const torch::Tensor& k, const torch::Ten
     return cache;
 }
 
+KVCache MultiHeadAttentionImpl::selfCache(int64_t batch, int64_t capacity,
+                                          const torch::TensorOptions& options) {
+    KVCache cache;
+    cache.k = torch::zeros({batch, m_heads, capacity, m_headDim}, options);
+    cache.v = torch::zeros_like(cache.k);
+    cache.qkvWeight = torch::cat({query->weight, key->weight, value->weight}, 0);
+    cache.qkvBias = torch::cat({query->bias, key->bias, value->bias}, 0);
+    return cache;
+}
+
+torch::Tensor MultiHeadAttentionImpl::attendOne(const torch::Tensor& q, const torch::Tensor& k,
+                                                const torch::Tensor& v, torch::Tensor* weights) {
+    const int64_t n = q.size(0), t = k.size(2), e = m_heads * m_headDim;
+    // (N*H, 1, hs) x (N*H, hs, T), then the seed's scale 1 / sqrt(hs). (baddbmm with beta 0
+    // would save the second call, but LibTorch 1.13 still reads its uninitialised input.)
+    auto scores = at::bmm(q.reshape({n * m_heads, 1, m_headDim}),
+                          k.reshape({n * m_heads, t, m_headDim}).transpose(1, 2))
+                      .mul_(1.0 / std::sqrt(static_cast<double>(m_headDim)));
+    auto attn = at::softmax(scores, -1); // (N*H, 1, T)
+    if (weights)
+        *weights = attn.view({n, m_heads, 1, t});
+    auto out = at::bmm(attn, v.reshape({n * m_heads, t, m_headDim})); // (N*H, 1, hs)
+    if (m_headKeep.defined())
+        out = out * m_headKeep.repeat({n}).view({n * m_heads, 1, 1});
+    return proj(out.view({n, 1, e}));
+}
+
 torch::Tensor MultiHeadAttentionImpl::stepSelf(const torch::Tensor& x, KVCache& cache,
                                                torch::Tensor* weights) {
     TORCH_CHECK(cache.length < cache.k.size(2), "decode cache is full (", cache.length, ")");
-    cache.k.narrow(2, cache.length, 1).copy_(splitHeads(key(x)));
-    cache.v.narrow(2, cache.length, 1).copy_(splitHeads(value(x)));
+    const int64_t n = x.size(0), e = m_heads * m_headDim;
+    if (is_training() || !cache.qkvWeight.defined()) { // the plain path (dropout on weights)
+        cache.k.narrow(2, cache.length, 1).copy_(splitHeads(key(x)));
+        cache.v.narrow(2, cache.length, 1).copy_(splitHeads(value(x)));
+        ++cache.length;
+        const auto k = cache.k.narrow(2, 0, cache.length);
+        const auto v = cache.v.narrow(2, 0, cache.length);
+        return attend(splitHeads(query(x)), k, v, {}, weights);
+    }
+    const auto qkv = at::linear(x.view({n, e}), cache.qkvWeight, cache.qkvBias); // (N, 3E)
+    cache.k.select(2, cache.length).copy_(qkv.narrow(1, e, e).view({n, m_heads, m_headDim}));
+    cache.v.select(2, cache.length).copy_(qkv.narrow(1, 2 * e, e).view({n, m_heads, m_headDim}));
     ++cache.length;
-    const auto k = cache.k.narrow(2, 0, cache.length);
-    const auto v = cache.v.narrow(2, 0, cache.length);
-    return attend(splitHeads(query(x)), k, v, {}, weights);
+    return attendOne(qkv.narrow(1, 0, e), cache.k.narrow(2, 0, cache.length),
+                     cache.v.narrow(2, 0, cache.length), weights);
 }
 
 torch::Tensor MultiHeadAttentionImpl::attendCached(const torch::Tensor& x, const KVCache& cache,
                                                    torch::Tensor* weights) {
-    return attend(splitHeads(query(x)), cache.k, cache.v, {}, weights);
+    if (is_training() || x.size(1) != 1)
+        return attend(splitHeads(query(x)), cache.k, cache.v, {}, weights);
+    const int64_t n = x.size(0), e = m_heads * m_headDim;
+    return attendOne(at::linear(x.view({n, e}), query->weight, query->bias), cache.k, cache.v,
+                     weights);
 }
 
 } // namespace cl

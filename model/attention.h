@@ -10,6 +10,9 @@ namespace cl {
 struct KVCache {
     torch::Tensor k, v; // (N, H, capacity, hs)
     int64_t length = 0;
+    // Self-attention caches also carry the query/key/value weights stacked into one matrix
+    // (3E, E), so a decode step projects with one matrix-vector product instead of three.
+    torch::Tensor qkvWeight, qkvBias;
 };
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
@@ -24,6 +27,8 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
     // Projects key/value inputs (N, T, E) into split heads (N, H, T, hs), once per memory.
     KVCache project(const torch::Tensor& key, const torch::Tensor& value);
+    // An empty self-attention cache for `batch` sequences of up to `capacity` positions.
+    KVCache selfCache(int64_t batch, int64_t capacity, const torch::TensorOptions& options);
     // Self-attention of one new position x (N, 1, E): appends its key and value to the cache,
     // attends over every cached position. Weights (N, H, 1, length) go to *weights.
     torch::Tensor stepSelf(const torch::Tensor& x, KVCache& cache, torch::Tensor* weights);
@@ -42,6 +47,10 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
     torch::Tensor splitHeads(const torch::Tensor& x) const; // (N, T, E) -> (N, H, T, hs)
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, torch::Tensor* weights);
+    // One query position q (N, E) over keys/values (N, H, T, hs) viewed as N*H batched products:
+    // a handful of ATen calls, which is what a batch-1 decode step costs. Returns (N, 1, E).
+    torch::Tensor attendOne(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                            torch::Tensor* weights);
 
     int64_t m_heads;
     int64_t m_headDim;

@@ -52,11 +52,17 @@ torch::Tensor TransformerDecoderLayerImpl::forward(const torch::Tensor& x,
 torch::Tensor TransformerDecoderLayerImpl::step(const torch::Tensor& x, KVCache& selfCache,
                                                 const KVCache& crossCache,
                                                 LayerAttention* weights) {
+    // Decoding runs in eval mode, where every dropout is the identity: skipping the calls keeps
+    // a step to the few ATen calls that do work (what batch-1 decoding costs).
+    const bool train = is_training();
+    auto drop = [train](torch::nn::Dropout& d, const torch::Tensor& t) { return train ? d(t) : t; };
     auto h = norm_self(
-        x + m_dropSelf(self_attn->stepSelf(x, selfCache, weights ? &weights->self : nullptr)));
-    h = norm_cross(h + m_dropCross(cross_attn->attendCached(h, crossCache,
-                                                            weights ? &weights->cross : nullptr)));
-    return norm_ffn(h + m_dropFfn(feedForward(h)));
+        x + drop(m_dropSelf, self_attn->stepSelf(x, selfCache, weights ? &weights->self : nullptr)));
+    h = norm_cross(h + drop(m_dropCross, cross_attn->attendCached(
+                                             h, crossCache, weights ? &weights->cross : nullptr)));
+    auto f = m_fc1(h);
+    f = m_gelu ? torch::gelu(f) : torch::relu_(f);
+    return norm_ffn(h + drop(m_dropFfn, m_fc2(drop(m_dropHidden, f))));
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config) {

@@ -27,11 +27,7 @@ class CachedSource final : public StepSource {
         for (size_t l = 0; l < model.transformer->size(); ++l) {
             auto& layer = model.transformer->layer(l);
             m_cross.push_back(layer.cross_attn->project(memory, memory));
-            KVCache self;
-            self.k =
-                torch::zeros({memory.size(0), c.numHeads, steps, c.headDim()}, memory.options());
-            self.v = torch::zeros_like(self.k);
-            m_self.push_back(std::move(self));
+            m_self.push_back(layer.self_attn->selfCache(memory.size(0), steps, memory.options()));
         }
     }
     StepOutput next(const torch::Tensor& tokens) override {

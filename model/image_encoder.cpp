@@ -21,13 +21,27 @@ torch::Tensor positionCode2d(int64_t grid, int64_t width) {
 
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side) {
     TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
-    auto x = torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8)
-                 .permute({2, 0, 1})
-                 .unsqueeze(0)
-                 .to(torch::kFloat); // (1, 3, H, W)
-    if (height >= side && width >= side) {
-        x = torch::adaptive_avg_pool2d(x, {side, side});
+    const auto bytes =
+        torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
+    torch::Tensor x;
+    constexpr int64_t kBandedPixels = 4'000'000; // below this, one pooling call is cheapest
+    if (height >= side && width >= side && height * width <= kBandedPixels) {
+        x = torch::adaptive_avg_pool2d(bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
+                                       {side, side});
+    } else if (height >= side && width >= side) {
+        // Area averaging one output row at a time: output row i averages exactly the input rows
+        // [floor(i H / S), ceil((i + 1) H / S)), as adaptive pooling over the whole image does,
+        // so only one band is ever converted to float (a 60-megapixel photo would need 700 MB).
+        std::vector<torch::Tensor> rows;
+        for (int64_t i = 0; i < side; ++i) {
+            const int64_t y0 = i * height / side, y1 = ((i + 1) * height + side - 1) / side;
+            auto band = bytes.narrow(0, y0, y1 - y0).permute({2, 0, 1}).unsqueeze(0).to(
+                torch::kFloat); // (1, 3, rows, W)
+            rows.push_back(torch::adaptive_avg_pool2d(band, {1, side}));
+        }
+        x = torch::cat(rows, 2); // (1, 3, S, S)
     } else {
+        x = bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat); // (1, 3, H, W)
         namespace F = torch::nn::functional;
         x = F::interpolate(x, F::InterpolateFuncOptions()
                                   .size(std::vector<int64_t>{side, side})

@@ -1,11 +1,14 @@
 // captionlens-cli end to end: import a course state_dict, caption feature rows as Python's greedy
 // decode does, print JSON with attention, and fail with one readable line on bad input.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/resource.h>
 
 namespace {
 
@@ -39,6 +42,8 @@ class TestCli : public QObject {
     void info();
     void errors_data();
     void errors();
+    void fuzzFindingsStayBounded_data();
+    void fuzzFindingsStayBounded();
 
   private:
     QTemporaryDir m_dir;
@@ -181,6 +186,47 @@ void TestCli::errors() {
     QVERIFY2(err.contains(expected), qPrintable(err));
     QVERIFY2(!err.contains('\n'), qPrintable(err));
     QVERIFY(err.startsWith("captionlens-cli: error: "));
+}
+
+// Inputs libFuzzer found (tests/fuzz/fuzz_image): tiny GIFs whose logical screen declares tens
+// of millions of pixels, just under Qt's 256 MiB allocation limit. They once took 2 GB and
+// seconds to caption; now the preprocessing works band by band. Each must caption (or fail
+// cleanly) and, outside sanitizer builds, stay under 1.2 GB of resident memory.
+void TestCli::fuzzFindingsStayBounded_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::newRow("gif 65535x1023 (was out-of-memory)")
+        << QByteArray("GIF89a\xff\xff\xff\x03\x80\x00\x00\xff\xff\xff\x00\x00\x00\x21\xf9"
+                      "\x04\x01\x00\x00\x00\x00\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00"
+                      "\x02\x02\x44\x01\x00\x3b",
+                      43);
+    QTest::newRow("gif 513x18177 (was timeout)")
+        << QByteArray("GIF89a\x01\x02\x01\x47\xb0\x46\x38\x37\x61\xff\x00\x00\x00\x21\xf9"
+                      "\x04\x01\x00\x00\x00\x00\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00"
+                      "\x00\x0f\x61\x00\x02\xfe\xbb\x01\x00\x3b",
+                      47);
+}
+
+void TestCli::fuzzFindingsStayBounded() {
+    QFETCH(QByteArray, bytes);
+    QTemporaryDir dir;
+    QFile f(dir.filePath("finding.gif"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    const auto r = cli({"--threads", "1", "caption", "--checkpoint",
+                        CL_SOURCE_DIR "/resources/models/default.pt", f.fileName()});
+    QVERIFY(r.code != -1); // no crash, no hang (cli() waits at most 120 s)
+    QVERIFY2(r.code == 0 || QString(r.err).startsWith("captionlens-cli: error: "), r.err.data());
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CL_NO_RSS_BOUND
+#endif
+#endif
+#ifndef CL_NO_RSS_BOUND
+    rusage children{};
+    getrusage(RUSAGE_CHILDREN, &children); // the largest child so far
+    QVERIFY2(children.ru_maxrss < 1200 * 1024, qPrintable(QString::number(children.ru_maxrss)));
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -3,6 +3,7 @@
 
 #include "checkpoint.h"
 #include "greedy.h"
+#include "image_encoder.h"
 #include "model_io.h"
 #include "pickle_reader.h"
 #include "vocabulary.h"
@@ -56,6 +57,7 @@ class TestReference : public QObject {
     void cachedDecodeMatchesFullRerun_data() { forward_data(); }
     void cachedDecodeMatchesFullRerun();
     void stateDictKeyNames();
+    void bandedPreprocessingMatchesPooling();
 };
 
 void TestReference::multiHeadAttention() {
@@ -153,20 +155,27 @@ void TestReference::cachedDecodeMatchesFullRerun() {
     opt.maxLength = 12;
     opt.stopAtEnd = false;
     torch::NoGradGuard ng;
-    const auto cached = greedyDecode(*t.model, memory, t.vocab, opt);
-    const auto full = greedyDecodeFullRerun(*t.model, memory, t.vocab, opt);
-    for (size_t n = 0; n < cached.size(); ++n) {
-        QCOMPARE(cached[n].steps.size(), full[n].steps.size());
-        for (size_t s = 0; s < cached[n].steps.size(); ++s) {
-            const auto &a = cached[n].steps[s], &b = full[n].steps[s];
-            QCOMPARE(a.id, b.id);
-            QCOMPARE(a.selfAttn.size(), size_t(2 * 2 * (s + 1)));
-            QCOMPARE(a.crossAttn.size(), size_t(2 * 2 * 9));
-            for (size_t i = 0; i < a.selfAttn.size(); ++i)
-                QVERIFY(std::abs(a.selfAttn[i] - b.selfAttn[i]) < 1e-5f);
-            for (size_t i = 0; i < a.crossAttn.size(); ++i)
-                QVERIFY(std::abs(a.crossAttn[i] - b.crossAttn[i]) < 1e-5f);
-            QVERIFY(std::abs(a.prob - b.prob) < 1e-5f);
+    // Every head on, then with heads switched off (the ablation panel) in both attentions.
+    for (bool ablated : {false, true}) {
+        if (ablated) {
+            t.model->transformer->layer(0).self_attn->setHeadMask(torch::tensor({1.f, 0.f}));
+            t.model->transformer->layer(1).cross_attn->setHeadMask(torch::tensor({0.f, 1.f}));
+        }
+        const auto cached = greedyDecode(*t.model, memory, t.vocab, opt);
+        const auto full = greedyDecodeFullRerun(*t.model, memory, t.vocab, opt);
+        for (size_t n = 0; n < cached.size(); ++n) {
+            QCOMPARE(cached[n].steps.size(), full[n].steps.size());
+            for (size_t s = 0; s < cached[n].steps.size(); ++s) {
+                const auto &a = cached[n].steps[s], &b = full[n].steps[s];
+                QCOMPARE(a.id, b.id);
+                QCOMPARE(a.selfAttn.size(), size_t(2 * 2 * (s + 1)));
+                QCOMPARE(a.crossAttn.size(), size_t(2 * 2 * 9));
+                for (size_t i = 0; i < a.selfAttn.size(); ++i)
+                    QVERIFY(std::abs(a.selfAttn[i] - b.selfAttn[i]) < 1e-5f);
+                for (size_t i = 0; i < a.crossAttn.size(); ++i)
+                    QVERIFY(std::abs(a.crossAttn[i] - b.crossAttn[i]) < 1e-5f);
+                QVERIFY(std::abs(a.prob - b.prob) < 1e-5f);
+            }
         }
     }
 }
@@ -196,6 +205,24 @@ void TestReference::stateDictKeyNames() {
     QVERIFY(has("transformer.layers.1.cross_attn.query.weight"));
     QVERIFY(has("transformer.layers.0.ffn.fc2.bias"));
     QVERIFY(has("transformer.layers.0.norm_cross.weight"));
+}
+
+// Photos above 4 megapixels are area-averaged band by band (bounded memory); the result must be
+// the one adaptive pooling over the whole image gives.
+void TestReference::bandedPreprocessingMatchesPooling() {
+    torch::manual_seed(9);
+    for (auto [h, w] : {std::pair<int64_t, int64_t>{1700, 2600}, {2501, 1999}}) {
+        const auto img = torch::randint(0, 256, {h, w, 3}, torch::kUInt8).contiguous();
+        const auto banded = preprocessImage(img.data_ptr<uint8_t>(), h, w, 64);
+        const auto whole =
+            (torch::adaptive_avg_pool2d(img.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
+                                        {64, 64}) /
+                 255.0 -
+             0.5) /
+            0.5;
+        QCOMPARE(banded.sizes(), whole.sizes());
+        QVERIFY((banded - whole).abs().max().item<float>() < 1e-5f);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestReference)

@@ -17,11 +17,14 @@ LoadedImage fromQImage(const QImage& source) {
         out.error = QStringLiteral("the image has no pixels");
         return out;
     }
-    QImage rgb(source.size(), QImage::Format_RGB888);
-    rgb.fill(Qt::white); // transparent pixels show as white, as in any viewer
-    {
+    QImage rgb;
+    if (source.hasAlphaChannel()) {
+        rgb = QImage(source.size(), QImage::Format_RGB888);
+        rgb.fill(Qt::white); // transparent pixels show as white, as in any viewer
         QPainter p(&rgb);
         p.drawImage(0, 0, source.convertToFormat(QImage::Format_ARGB32_Premultiplied));
+    } else {
+        rgb = source.convertToFormat(QImage::Format_RGB888); // one copy, no compositing
     }
     out.image = rgb;
     out.rgb.width = rgb.width();
