@@ -52,8 +52,9 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$CORPUS/$t-work"
   log="$BUILD_DIR/fuzz-$t.log"
   set +e
-  # -timeout: one input may take at most 10 s (a hang is a finding); -rss_limit_mb bounds memory.
-  "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
+  # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
+  # Qt may decode, 256 MiB, takes about 6 s there); -rss_limit_mb bounds memory.
+  "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout=20 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
