@@ -56,8 +56,9 @@ torch::Tensor TransformerDecoderLayerImpl::step(const torch::Tensor& x, KVCache&
     // a step to the few ATen calls that do work (what batch-1 decoding costs).
     const bool train = is_training();
     auto drop = [train](torch::nn::Dropout& d, const torch::Tensor& t) { return train ? d(t) : t; };
-    auto h = norm_self(
-        x + drop(m_dropSelf, self_attn->stepSelf(x, selfCache, weights ? &weights->self : nullptr)));
+    auto h =
+        norm_self(x + drop(m_dropSelf,
+                           self_attn->stepSelf(x, selfCache, weights ? &weights->self : nullptr)));
     h = norm_cross(h + drop(m_dropCross, cross_attn->attendCached(
                                              h, crossCache, weights ? &weights->cross : nullptr)));
     auto f = m_fc1(h);

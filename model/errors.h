@@ -9,7 +9,8 @@ namespace cl {
 inline std::string errorLine(const std::exception& e) {
     std::string message = e.what();
     const auto end = message.find('\n');
-    if (end != std::string::npos) message.erase(end);
+    if (end != std::string::npos)
+        message.erase(end);
     return message.empty() ? std::string("unexpected failure") : message;
 }
 

@@ -35,8 +35,10 @@ torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
         std::vector<torch::Tensor> rows;
         for (int64_t i = 0; i < side; ++i) {
             const int64_t y0 = i * height / side, y1 = ((i + 1) * height + side - 1) / side;
-            auto band = bytes.narrow(0, y0, y1 - y0).permute({2, 0, 1}).unsqueeze(0).to(
-                torch::kFloat); // (1, 3, rows, W)
+            auto band = bytes.narrow(0, y0, y1 - y0)
+                            .permute({2, 0, 1})
+                            .unsqueeze(0)
+                            .to(torch::kFloat); // (1, 3, rows, W)
             rows.push_back(torch::adaptive_avg_pool2d(band, {1, side}));
         }
         x = torch::cat(rows, 2); // (1, 3, S, S)

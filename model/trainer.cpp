@@ -3,6 +3,7 @@
 #include "checkpoint.h"
 #include "model_io.h"
 #include "shapes_data.h"
+#include "threads.h"
 
 #include <chrono>
 #include <cmath>
@@ -110,6 +111,7 @@ ModelConfig shapesModelConfig(const TrainOptions& o) {
 }
 
 double trainShapes(const TrainOptions& given) {
+    keepBuffersInHeap();
     if (given.out.empty())
         throw std::invalid_argument("training needs --out");
     if (given.steps <= 0 || given.batch <= 0)
