@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
 #   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image; default all)
+# FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
+# measures wall time, so raise it when the machine is busy with other work.
 # Needs the sanitizer build with fuzzers (scripts/sanitize.sh makes it; BUILD_DIR to override).
 # Findings (crash-*, leak-*, timeout-*) land in $BUILD_DIR/fuzz-findings; exits 1 on any.
 set -euo pipefail
@@ -54,7 +56,7 @@ for t in "${TARGETS[@]}"; do
   set +e
   # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
   # Qt may decode, 256 MiB, takes about 6 s there); -rss_limit_mb bounds memory.
-  "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout=20 \
+  "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout="${FUZZ_TIMEOUT:-20}" \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
