@@ -1,5 +1,7 @@
 #include "attention.h"
 
+#include "linear_rows.h"
+
 #include <cmath>
 
 namespace cl {
@@ -78,7 +80,7 @@ torch::Tensor MultiHeadAttentionImpl::attendOne(const torch::Tensor& q, const to
     auto out = at::bmm(attn, v.reshape({n * m_heads, t, m_headDim})); // (N*H, 1, hs)
     if (m_headKeep.defined())
         out = out * m_headKeep.repeat({n}).view({n * m_heads, 1, 1});
-    return proj(out.view({n, 1, e}));
+    return linearRows(out.view({n, 1, e}), proj);
 }
 
 torch::Tensor MultiHeadAttentionImpl::stepSelf(const torch::Tensor& x, KVCache& cache,
@@ -93,7 +95,7 @@ torch::Tensor MultiHeadAttentionImpl::stepSelf(const torch::Tensor& x, KVCache& 
         const auto v = cache.v.narrow(2, 0, cache.length);
         return attend(splitHeads(query(x)), k, v, {}, weights);
     }
-    const auto qkv = at::linear(x.view({n, e}), cache.qkvWeight, cache.qkvBias); // (N, 3E)
+    const auto qkv = linearRows(x.view({n, e}), cache.qkvWeight, cache.qkvBias); // (N, 3E)
     cache.k.select(2, cache.length).copy_(qkv.narrow(1, e, e).view({n, m_heads, m_headDim}));
     cache.v.select(2, cache.length).copy_(qkv.narrow(1, 2 * e, e).view({n, m_heads, m_headDim}));
     ++cache.length;
@@ -106,8 +108,7 @@ torch::Tensor MultiHeadAttentionImpl::attendCached(const torch::Tensor& x, const
     if (is_training() || x.size(1) != 1)
         return attend(splitHeads(query(x)), cache.k, cache.v, {}, weights);
     const int64_t n = x.size(0), e = m_heads * m_headDim;
-    return attendOne(at::linear(x.view({n, e}), query->weight, query->bias), cache.k, cache.v,
-                     weights);
+    return attendOne(linearRows(x.view({n, e}), query), cache.k, cache.v, weights);
 }
 
 } // namespace cl

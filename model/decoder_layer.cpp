@@ -1,5 +1,7 @@
 #include "decoder_layer.h"
 
+#include "linear_rows.h"
+
 namespace cl {
 
 FeedForwardImpl::FeedForwardImpl(int64_t width, int64_t hidden) {
@@ -61,9 +63,9 @@ torch::Tensor TransformerDecoderLayerImpl::step(const torch::Tensor& x, KVCache&
                            self_attn->stepSelf(x, selfCache, weights ? &weights->self : nullptr)));
     h = norm_cross(h + drop(m_dropCross, cross_attn->attendCached(
                                              h, crossCache, weights ? &weights->cross : nullptr)));
-    auto f = m_fc1(h);
+    auto f = linearRows(h, m_fc1);
     f = m_gelu ? torch::gelu(f) : torch::relu_(f);
-    return norm_ffn(h + drop(m_dropFfn, m_fc2(drop(m_dropHidden, f))));
+    return norm_ffn(h + drop(m_dropFfn, linearRows(drop(m_dropHidden, f), m_fc2)));
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config) {

@@ -1,5 +1,7 @@
 #include "greedy.h"
 
+#include "linear_rows.h"
+
 #include <stdexcept>
 
 namespace cl {
@@ -39,7 +41,8 @@ class CachedSource final : public StepSource {
             self.push_back(w.self.squeeze(2));   // (N, H, t + 1)
             cross.push_back(w.cross.squeeze(2)); // (N, H, M)
         }
-        return {m_model.output(x).squeeze(1), torch::stack(self, 1), torch::stack(cross, 1)};
+        return {linearRows(x, m_model.output).squeeze(1), torch::stack(self, 1),
+                torch::stack(cross, 1)};
     }
 
   private:
