@@ -8,6 +8,8 @@ and both sides greedy-decode 30 tokens (never stopping, like sample()) from the 
 rows, one thread each. Prints the tokens check and C++/Python time ratios.
 
 usage: /usr/bin/python3 bench/compare_seed.py [--cli build/app/cli/captionlens-cli] [--runs 10]
+       /usr/bin/python3 bench/compare_seed.py --export DIR   (the inputs of bench/gpu.sh: course.pt,
+       ours.pt, features.npy, then stop)
 """
 import argparse
 import json
@@ -42,10 +44,21 @@ def median_ms(fn, runs, warmup=1):
     return statistics.median(times)
 
 
+def export(model, words, features, folder, cli):
+    """The seed's weights as a course state_dict, the same converted to our format, the rows."""
+    sd, vocab = os.path.join(folder, "course.pt"), os.path.join(folder, "vocab.json")
+    torch.save(model.state_dict(), sd)
+    json.dump({"idx_to_word": words, "word_to_idx": {w: i for i, w in enumerate(words)}}, open(vocab, "w"))
+    np.save(os.path.join(folder, "features.npy"), features.numpy())
+    subprocess.run([cli, "import-cs231n", sd, "--vocab", vocab, "-o", os.path.join(folder, "ours.pt")],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(HERE, "..", "build", "app", "cli", "captionlens-cli"))
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--export", help="write the weights and inputs to this folder and stop")
     args = ap.parse_args()
     torch.set_num_threads(1)
     words = ["<NULL>", "<START>", "<END>", "<UNK>"] + [f"w{i}" for i in range(4, 1004)]
@@ -54,14 +67,13 @@ def main():
                                             wordvec_dim=256, num_heads=2, num_layers=2,
                                             max_length=30).eval()
     features = torch.randn(64, 512, generator=torch.Generator().manual_seed(1))
+    if args.export:
+        os.makedirs(args.export, exist_ok=True)
+        export(model, words, features, args.export, args.cli)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        sd, vocab = os.path.join(tmp, "course.pt"), os.path.join(tmp, "vocab.json")
+        export(model, words, features, tmp, args.cli)
         ours, npy = os.path.join(tmp, "ours.pt"), os.path.join(tmp, "features.npy")
-        torch.save(model.state_dict(), sd)
-        json.dump({"idx_to_word": words, "word_to_idx": {w: i for i, w in enumerate(words)}}, open(vocab, "w"))
-        np.save(npy, features.numpy())
-        subprocess.run([args.cli, "import-cs231n", sd, "--vocab", vocab, "-o", ours], check=True,
-                       stdout=subprocess.DEVNULL)
         # Tokens: C++ stops at <END>, the seed never does; compare up to the first <END>.
         out = subprocess.run([args.cli, "--threads", "1", "caption", "--checkpoint", ours, "--features",
                               npy, "--max-length", "30", "--json"], check=True, capture_output=True, text=True)
