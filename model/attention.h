@@ -39,6 +39,7 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
     int64_t numHeads() const { return m_heads; }
     // Zeroes the output of the given heads (an ablation); empty = all heads on.
     void setHeadMask(const torch::Tensor& keep) { m_headKeep = keep; }
+    const torch::Tensor& headMask() const { return m_headKeep; }
 
     torch::nn::Linear key{nullptr}, query{nullptr}, value{nullptr}, proj{nullptr};
     torch::nn::Dropout attn_drop{nullptr};

@@ -34,6 +34,10 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
     torch::Tensor step(const torch::Tensor& x, KVCache& selfCache, const KVCache& crossCache,
                        LayerAttention* weights);
 
+    const torch::nn::Linear& fc1() const { return m_fc1; }
+    const torch::nn::Linear& fc2() const { return m_fc2; }
+    bool gelu() const { return m_gelu; } // the 2025 layout's GELU, else ReLU
+
     MultiHeadAttention self_attn{nullptr}, cross_attn{nullptr};
     torch::nn::LayerNorm norm_self{nullptr}, norm_cross{nullptr}, norm_ffn{nullptr};
 

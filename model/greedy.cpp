@@ -1,25 +1,15 @@
 #include "greedy.h"
 
+#include "fast_decode.h"
 #include "linear_rows.h"
+#include "step_choice.h"
+#include "step_source.h"
 
 #include <stdexcept>
 
 namespace cl {
 
 namespace {
-
-// What one step of either decoder produces for the whole batch.
-struct StepOutput {
-    torch::Tensor logits; // (N, V)
-    torch::Tensor self;   // (N, L, H, t + 1)
-    torch::Tensor cross;  // (N, L, H, M)
-};
-
-class StepSource {
-  public:
-    virtual ~StepSource() = default;
-    virtual StepOutput next(const torch::Tensor& tokens) = 0; // tokens (N, 1): fed at step t
-};
 
 class CachedSource final : public StepSource {
   public:
@@ -93,25 +83,19 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
         torch::full({n, 1}, vocab.startId(), torch::dtype(torch::kLong).device(memory.device()));
     for (int64_t t = 0; t < steps; ++t) {
         auto out = source.next(tokens);
-        auto probs = torch::softmax(out.logits.to(torch::kFloat), -1); // (N, V)
-        auto chosen = out.logits.argmax(-1);                           // (N)
-        if (t < static_cast<int64_t>(opt.forcedPrefix.size()))
-            chosen.fill_(opt.forcedPrefix[t]);
-        auto top = probs.topk(k, -1);
+        const int64_t forced =
+            t < static_cast<int64_t>(opt.forcedPrefix.size()) ? opt.forcedPrefix[t] : -1;
         // Everything the trace keeps comes to the CPU once per step, as contiguous blocks read
         // through raw pointers: per-element tensor indexing costs more than the model at batch 64.
-        const auto chosenCpu = chosen.to(torch::kCPU).contiguous();
-        const auto chosenProb = probs.gather(1, chosen.unsqueeze(1)).to(torch::kCPU).contiguous();
-        const auto topP = std::get<0>(top).to(torch::kCPU).contiguous();
-        const auto topI = std::get<1>(top).to(torch::kCPU).contiguous();
+        const auto choice = chooseTokens(out.logits, k, forced);
         const auto self = out.self.to(torch::kCPU, torch::kFloat).contiguous(),
                    cross = out.cross.to(torch::kCPU, torch::kFloat).contiguous();
         const auto logits = opt.keepLogits ? out.logits.to(torch::kCPU, torch::kFloat).contiguous()
                                            : torch::Tensor();
-        const int64_t* ids = chosenCpu.data_ptr<int64_t>();
-        const float* pChosen = chosenProb.data_ptr<float>();
-        const float* pTop = topP.data_ptr<float>();
-        const int64_t* iTop = topI.data_ptr<int64_t>();
+        const int64_t* ids = choice.ids.data_ptr<int64_t>();
+        const float* pChosen = choice.prob.data_ptr<float>();
+        const float* pTop = choice.topP.data_ptr<float>();
+        const int64_t* iTop = choice.topI.data_ptr<int64_t>();
         const int64_t selfSize = self.numel() / n, crossSize = cross.numel() / n;
         const float* pSelf = self.data_ptr<float>();
         const float* pCross = cross.data_ptr<float>();
@@ -140,7 +124,7 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
         }
         if (allDone)
             break;
-        tokens = chosen.view({n, 1});
+        tokens = choice.ids.view({n, 1}).to(memory.device());
     }
     return traces;
 }
@@ -157,7 +141,10 @@ std::vector<CaptionTrace> greedyDecode(CaptioningTransformerImpl& model,
                                        const torch::Tensor& memory, const Vocabulary& vocab,
                                        const DecodeOptions& options) {
     torch::InferenceMode guard;
-    CachedSource source(model, memory, decodeSteps(model, options));
+    const int64_t steps = decodeSteps(model, options);
+    if (auto fast = fastCpuSource(model, memory, steps))
+        return run(*fast, model, memory, vocab, options);
+    CachedSource source(model, memory, steps);
     return run(source, model, memory, vocab, options);
 }
 

@@ -2,6 +2,7 @@
 #include "test_util.h"
 
 #include "checkpoint.h"
+#include "fast_decode.h"
 #include "greedy.h"
 #include "image_encoder.h"
 #include "model_io.h"
@@ -56,6 +57,8 @@ class TestReference : public QObject {
     void greedyMatchesSeedSample();
     void cachedDecodeMatchesFullRerun_data() { forward_data(); }
     void cachedDecodeMatchesFullRerun();
+    void batchOneFastPathMatchesBatched_data() { forward_data(); }
+    void batchOneFastPathMatchesBatched();
     void stateDictKeyNames();
     void bandedPreprocessingMatchesPooling();
 };
@@ -180,6 +183,67 @@ void TestReference::cachedDecodeMatchesFullRerun() {
     }
 }
 
+namespace {
+
+void compareSteps(const DecodeStep& a, const DecodeStep& b) {
+    QCOMPARE(a.id, b.id);
+    QVERIFY(std::abs(a.prob - b.prob) < 1e-5f);
+    QCOMPARE(a.topK.size(), b.topK.size());
+    for (size_t j = 0; j < a.topK.size(); ++j) {
+        QCOMPARE(a.topK[j].id, b.topK[j].id);
+        QVERIFY(std::abs(a.topK[j].prob - b.topK[j].prob) < 1e-5f);
+    }
+    QCOMPARE(a.selfAttn.size(), b.selfAttn.size());
+    for (size_t i = 0; i < a.selfAttn.size(); ++i)
+        QVERIFY(std::abs(a.selfAttn[i] - b.selfAttn[i]) < 1e-5f);
+    QCOMPARE(a.crossAttn.size(), b.crossAttn.size());
+    for (size_t i = 0; i < a.crossAttn.size(); ++i)
+        QVERIFY(std::abs(a.crossAttn[i] - b.crossAttn[i]) < 1e-5f);
+}
+
+} // namespace
+
+// One caption on the CPU takes fast_decode.cpp's loops; a batch takes the ATen decoder. Each row
+// decoded alone must match the same row decoded in a batch, with every switch the GUI has, and
+// the seed's sample() tokens.
+void TestReference::batchOneFastPathMatchesBatched() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    torch::manual_seed(4);
+    const auto memory = torch::randn({2, 9, 16});
+    torch::NoGradGuard ng;
+    QVERIFY(fastCpuSource(*t.model, memory.narrow(0, 0, 1), 12) != nullptr);
+    QVERIFY(fastCpuSource(*t.model, memory, 12) == nullptr);
+    DecodeOptions opt;
+    opt.maxLength = 12;
+    opt.stopAtEnd = false;
+    opt.topK = 4;
+    for (int variant = 0; variant < 3; ++variant) {
+        if (variant == 1) { // heads off in both attentions, as the ablation panel does
+            t.model->transformer->layer(1).self_attn->setHeadMask(torch::tensor({0.f, 1.f}));
+            t.model->transformer->layer(0).cross_attn->setHeadMask(torch::tensor({1.f, 0.f}));
+        }
+        t.model->positional_encoding->setEnabled(variant != 2);
+        const auto batched = greedyDecode(*t.model, memory, t.vocab, opt);
+        for (int64_t n = 0; n < 2; ++n) {
+            const auto alone = greedyDecode(*t.model, memory.narrow(0, n, 1), t.vocab, opt);
+            QCOMPARE(alone[0].steps.size(), batched[n].steps.size());
+            for (size_t s = 0; s < alone[0].steps.size(); ++s)
+                compareSteps(alone[0].steps[s], batched[n].steps[s]);
+        }
+    }
+    t = tinyModel(layout.toStdString());
+    const auto g = load(("golden_" + layout.toStdString() + ".pt").c_str());
+    const auto features = get(g, "features"), expected = get(g, "sample_tokens");
+    opt.maxLength = 10;
+    for (int64_t n = 0; n < features.size(0); ++n) {
+        const auto alone =
+            greedyDecode(*t.model, t.model->memory(features.narrow(0, n, 1)), t.vocab, opt);
+        for (int64_t s = 0; s < 10; ++s)
+            QCOMPARE(alone[0].steps[s].id, expected[n][s].item<int64_t>());
+    }
+}
+
 void TestReference::stateDictKeyNames() {
     ModelConfig c;
     c.vocabSize = 12;
@@ -214,12 +278,11 @@ void TestReference::bandedPreprocessingMatchesPooling() {
     for (auto [h, w] : {std::pair<int64_t, int64_t>{1700, 2600}, {2501, 1999}}) {
         const auto img = torch::randint(0, 256, {h, w, 3}, torch::kUInt8).contiguous();
         const auto banded = preprocessImage(img.data_ptr<uint8_t>(), h, w, 64);
-        const auto whole =
-            (torch::adaptive_avg_pool2d(img.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
-                                        {64, 64}) /
-                 255.0 -
-             0.5) /
-            0.5;
+        const auto whole = (torch::adaptive_avg_pool2d(
+                                img.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat), {64, 64}) /
+                                255.0 -
+                            0.5) /
+                           0.5;
         QCOMPARE(banded.sizes(), whole.sizes());
         QVERIFY((banded - whole).abs().max().item<float>() < 1e-5f);
     }
