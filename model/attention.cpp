@@ -1,5 +1,6 @@
 #include "attention.h"
 
+#include "attention_cpu.h"
 #include "linear_rows.h"
 
 #include <cmath>
@@ -50,8 +51,8 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& q, const torc
 
 KVCache MultiHeadAttentionImpl::project(const torch::Tensor& k, const torch::Tensor& v) {
     KVCache cache;
-    cache.k = splitHeads(key(k));
-    cache.v = splitHeads(value(v));
+    cache.k = splitHeads(linearRows(k, key));
+    cache.v = splitHeads(linearRows(v, value));
     cache.length = cache.k.size(2);
     return cache;
 }
@@ -69,17 +70,23 @@ KVCache MultiHeadAttentionImpl::selfCache(int64_t batch, int64_t capacity,
 torch::Tensor MultiHeadAttentionImpl::attendOne(const torch::Tensor& q, const torch::Tensor& k,
                                                 const torch::Tensor& v, torch::Tensor* weights) {
     const int64_t n = q.size(0), t = k.size(2), e = m_heads * m_headDim;
-    // (N*H, 1, hs) x (N*H, hs, T), then the seed's scale 1 / sqrt(hs). (baddbmm with beta 0
-    // would save the second call, but LibTorch 1.13 still reads its uninitialised input.)
-    auto scores = at::bmm(q.reshape({n * m_heads, 1, m_headDim}),
-                          k.reshape({n * m_heads, t, m_headDim}).transpose(1, 2))
-                      .mul_(1.0 / std::sqrt(static_cast<double>(m_headDim)));
-    auto attn = at::softmax(scores, -1); // (N*H, 1, T)
+    const double scale = 1.0 / std::sqrt(static_cast<double>(m_headDim)); // the seed's
+    if (attendHeadsCpuApplies(q, k, v)) {
+        auto [attn, out] = attendHeadsCpu(q, k, v, m_headKeep, static_cast<float>(scale));
+        if (weights)
+            *weights = attn.view({n, m_heads, 1, t});
+        return linearRows(out.view({n, 1, e}), proj);
+    }
+    // Elsewhere (a GPU): scores as elementwise products summed over hs; bmm would run each of
+    // the N*H one-row products as its own call.
+    const auto qh = q.reshape({n * m_heads, 1, m_headDim});
+    auto scores = (qh * k.reshape({n * m_heads, t, m_headDim})).sum(-1).mul_(scale);
+    auto attn = at::softmax(scores, -1); // (N*H, T)
     if (weights)
         *weights = attn.view({n, m_heads, 1, t});
-    auto out = at::bmm(attn, v.reshape({n * m_heads, t, m_headDim})); // (N*H, 1, hs)
+    auto out = (attn.unsqueeze(-1) * v.reshape({n * m_heads, t, m_headDim})).sum(1); // (N*H, hs)
     if (m_headKeep.defined())
-        out = out * m_headKeep.repeat({n}).view({n * m_heads, 1, 1});
+        out = out * m_headKeep.repeat({n}).view({n * m_heads, 1});
     return linearRows(out.view({n, 1, e}), proj);
 }
 

@@ -48,7 +48,7 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
     torch::Tensor splitHeads(const torch::Tensor& x) const; // (N, T, E) -> (N, H, T, hs)
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, torch::Tensor* weights);
-    // One query position q (N, E) over keys/values (N, H, T, hs) viewed as N*H batched products:
+    // One query position q (N, E) over keys/values (N, H, T, hs) as N*H elementwise products:
     // a handful of ATen calls, which is what a batch-1 decode step costs. Returns (N, 1, E).
     torch::Tensor attendOne(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                             torch::Tensor* weights);

@@ -1,5 +1,7 @@
 #include "captioning_transformer.h"
 
+#include "linear_rows.h"
+
 namespace cl {
 
 CaptioningTransformerImpl::CaptioningTransformerImpl(const ModelConfig& c, int64_t nullId)
@@ -50,7 +52,7 @@ torch::Tensor CaptioningTransformerImpl::encode(const torch::Tensor& input) {
 torch::Tensor CaptioningTransformerImpl::memory(const torch::Tensor& features) {
     TORCH_CHECK(features.size(-1) == m_config.inputDim, "features have width ", features.size(-1),
                 " but the model expects ", m_config.inputDim);
-    auto projected = visual_projection(features);
+    auto projected = linearRows(features, visual_projection);
     return projected.dim() == 2 ? projected.unsqueeze(1) : projected; // (N, M, W)
 }
 

@@ -1,5 +1,7 @@
 #include "fast_decode.h"
 
+#include "attention_cpu.h"
+
 #include <dlfcn.h>
 
 #include <cmath>
@@ -67,32 +69,6 @@ void addNorm(float* x, const float* r, int64_t n, const Norm& norm) {
                 rstd = static_cast<float>(1.0 / std::sqrt(var / n + norm.eps));
     for (int64_t i = 0; i < n; ++i)
         x[i] = (x[i] - m) * rstd * norm.gamma[i] + norm.beta[i];
-}
-
-// One head, one query over `len` keys (rows of hs floats): w = softmax(q.k * scale), out = w V,
-// scaled by the head's keep factor (0 when ablated).
-void attendHead(const float* q, const float* k, const float* v, int64_t len, int64_t hs,
-                float scale, float keep, float* w, float* out) {
-    float top = -INFINITY;
-    for (int64_t j = 0; j < len; ++j) {
-        float s = 0;
-        for (int64_t i = 0; i < hs; ++i)
-            s += q[i] * k[j * hs + i];
-        w[j] = s * scale;
-        top = std::max(top, w[j]);
-    }
-    float sum = 0;
-    for (int64_t j = 0; j < len; ++j)
-        sum += (w[j] = std::exp(w[j] - top));
-    for (int64_t i = 0; i < hs; ++i)
-        out[i] = 0;
-    for (int64_t j = 0; j < len; ++j) {
-        w[j] /= sum;
-        for (int64_t i = 0; i < hs; ++i)
-            out[i] += w[j] * v[j * hs + i];
-    }
-    for (int64_t i = 0; i < hs; ++i)
-        out[i] *= keep;
 }
 
 std::vector<float> keepOf(const MultiHeadAttentionImpl& a) {
@@ -190,7 +166,8 @@ class FastCpuSource final : public StepSource {
         for (int64_t h = 0; h < m_heads; ++h) {
             const int64_t base = h * m_capacity * m_hs;
             attendHead(m_qkv.p + h * m_hs, l.selfK.data() + base, l.selfV.data() + base, m_t + 1,
-                       m_hs, m_scale, l.selfKeep[h], weights + h * (m_t + 1), m_att.p + h * m_hs);
+                       m_hs, m_hs, m_scale, l.selfKeep[h], weights + h * (m_t + 1),
+                       m_att.p + h * m_hs);
         }
         l.selfProj(m_att, m_r);
         addNorm(m_x.p, m_r.p, m_width, l.normSelf);
@@ -202,7 +179,7 @@ class FastCpuSource final : public StepSource {
         const float* v = l.crossV.data_ptr<float>();
         for (int64_t h = 0; h < m_heads; ++h) {
             const int64_t base = h * m_memory * m_hs;
-            attendHead(m_r.p + h * m_hs, k + base, v + base, m_memory, m_hs, m_scale,
+            attendHead(m_r.p + h * m_hs, k + base, v + base, m_memory, m_hs, m_hs, m_scale,
                        l.crossKeep[h], weights + h * m_memory, m_att.p + h * m_hs);
         }
         l.crossProj(m_att, m_r);
