@@ -59,6 +59,8 @@ class TestReference : public QObject {
     void cachedDecodeMatchesFullRerun();
     void batchOneFastPathMatchesBatched_data() { forward_data(); }
     void batchOneFastPathMatchesBatched();
+    void devicePathMatchesFullRerun_data() { forward_data(); }
+    void devicePathMatchesFullRerun();
     void stateDictKeyNames();
     void bandedPreprocessingMatchesPooling();
 };
@@ -241,6 +243,28 @@ void TestReference::batchOneFastPathMatchesBatched() {
             greedyDecode(*t.model, t.model->memory(features.narrow(0, n, 1)), t.vocab, opt);
         for (int64_t s = 0; s < 10; ++s)
             QCOMPARE(alone[0].steps[s].id, expected[n][s].item<int64_t>());
+    }
+}
+
+// The attention a GPU takes (elementwise products, no plain loops), exercised on the CPU by a
+// model in double precision, which the float-only loops leave alone.
+void TestReference::devicePathMatchesFullRerun() {
+    QFETCH(QString, layout);
+    auto t = tinyModel(layout.toStdString());
+    t.model->to(torch::kDouble);
+    t.model->transformer->layer(1).cross_attn->setHeadMask(torch::tensor({0.0, 1.0}));
+    torch::manual_seed(5);
+    const auto memory = torch::randn({2, 9, 16}, torch::kDouble);
+    DecodeOptions opt;
+    opt.maxLength = 12;
+    opt.stopAtEnd = false;
+    torch::NoGradGuard ng;
+    const auto cached = greedyDecode(*t.model, memory, t.vocab, opt);
+    const auto full = greedyDecodeFullRerun(*t.model, memory, t.vocab, opt);
+    for (size_t n = 0; n < cached.size(); ++n) {
+        QCOMPARE(cached[n].steps.size(), size_t(12));
+        for (size_t s = 0; s < cached[n].steps.size(); ++s)
+            compareSteps(cached[n].steps[s], full[n].steps[s]);
     }
 }
 
