@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -23,9 +24,11 @@ struct Buffer {
 // else nullptr. ATen's addmv calls the same kernel but spends microseconds around it.
 using CblasSgemv = void (*)(int order, int trans, int m, int n, float alpha, const float* a,
                             int lda, const float* x, int incx, float beta, float* y, int incy);
+std::atomic<bool> directBlas{true};
+
 CblasSgemv cblasSgemv() {
     static const auto f = reinterpret_cast<CblasSgemv>(dlsym(RTLD_DEFAULT, "cblas_sgemv"));
-    return f;
+    return directBlas.load(std::memory_order_relaxed) ? f : nullptr;
 }
 
 // y = W x + b: one BLAS matrix-vector product.
@@ -215,6 +218,10 @@ bool allFloat(CaptioningTransformerImpl& model) {
 }
 
 } // namespace
+
+void setDirectBlas(bool on) {
+    directBlas = on;
+}
 
 std::unique_ptr<StepSource> fastCpuSource(CaptioningTransformerImpl& model,
                                           const torch::Tensor& memory, int64_t steps) {
