@@ -9,6 +9,7 @@
 // script can check them against the seed's code on the same device (bench/gpu.sh).
 #include "benchmark.h"
 #include "checkpoint.h"
+#include "fast_decode.h"
 #include "greedy.h"
 #include "model_io.h"
 #include "npy.h"
@@ -96,7 +97,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "selfcheck FAILED: %s\n", f.c_str());
         if (!failures.empty())
             return 1;
-        std::fprintf(stderr, "selfcheck passed on %s\n", a.device.c_str());
+        std::fprintf(stderr, "selfcheck passed on %s (batch-1 CPU GEMV: %s)\n", a.device.c_str(),
+                     cl::directBlasAvailable() ? "CBLAS" : "ATen addmv");
         const auto notebook = cl::benchNotebook(options);
         std::printf("%s\n", (a.json ? notebook.toJson() : notebook.toText()).c_str());
         if (!a.checkpoint.empty()) {

@@ -219,6 +219,10 @@ bool allFloat(CaptioningTransformerImpl& model) {
 
 } // namespace
 
+bool directBlasAvailable() {
+    return cblasSgemv() != nullptr;
+}
+
 void setDirectBlas(bool on) {
     directBlas = on;
 }

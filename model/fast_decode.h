@@ -20,5 +20,7 @@ std::unique_ptr<StepSource> fastCpuSource(CaptioningTransformerImpl& model,
 // exports one (Debian's OpenBLAS does; a pip PyTorch with MKL does not). Off: through ATen's
 // addmv, what runs where there is none. Tests switch it to check both.
 void setDirectBlas(bool on);
+// Whether this process has a CBLAS to call (reported by captionlens-selfcheck).
+bool directBlasAvailable();
 
 } // namespace cl
