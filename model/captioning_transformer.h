@@ -3,6 +3,7 @@
 // (visual_projection, embedding, positional_encoding.pe, transformer.layers.i.*, output), plus
 // encoder.* for our image models.
 #include "decoder_layer.h"
+#include "fast_weights.h"
 #include "image_encoder.h"
 #include "positional_encoding.h"
 
@@ -25,6 +26,8 @@ class CaptioningTransformerImpl : public torch::nn::Module {
     }
 
     const ModelConfig& config() const { return m_config; }
+    // fast_decode.cpp's copies of the weights, for this model only.
+    FastWeightsSlot& fastWeightsSlot() { return *m_fastWeights; }
 
     torch::nn::Linear visual_projection{nullptr}, output{nullptr};
     torch::nn::Embedding embedding{nullptr};
@@ -35,6 +38,7 @@ class CaptioningTransformerImpl : public torch::nn::Module {
   private:
     void initWeights();
     ModelConfig m_config;
+    std::unique_ptr<FastWeightsSlot> m_fastWeights = std::make_unique<FastWeightsSlot>();
 };
 TORCH_MODULE(CaptioningTransformer);
 

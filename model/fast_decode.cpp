@@ -2,52 +2,12 @@
 
 #include "attention_cpu.h"
 
-#include <dlfcn.h>
-
-#include <atomic>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 namespace cl {
 
 namespace {
-
-// A float vector as a tensor (for ATen's matrix-vector product) and as a raw pointer (the rest).
-struct Buffer {
-    explicit Buffer(int64_t n = 0) : t(torch::empty({n})), p(t.data_ptr<float>()) {}
-    torch::Tensor t;
-    float* p;
-};
-
-// The process's CBLAS GEMV where LibTorch's BLAS exports one (Debian: libblas.so.3 is OpenBLAS),
-// else nullptr. ATen's addmv calls the same kernel but spends microseconds around it.
-using CblasSgemv = void (*)(int order, int trans, int m, int n, float alpha, const float* a,
-                            int lda, const float* x, int incx, float beta, float* y, int incy);
-std::atomic<bool> directBlas{true};
-
-CblasSgemv cblasSgemv() {
-    static const auto f = reinterpret_cast<CblasSgemv>(dlsym(RTLD_DEFAULT, "cblas_sgemv"));
-    return directBlas.load(std::memory_order_relaxed) ? f : nullptr;
-}
-
-// y = W x + b: one BLAS matrix-vector product.
-struct Gemv {
-    torch::Tensor w, b;
-    void operator()(const Buffer& x, Buffer& y) const {
-        const int64_t rows = w.size(0), cols = w.size(1);
-        const auto f = cblasSgemv();
-        if (!f || rows > std::numeric_limits<int>::max() ||
-            cols > std::numeric_limits<int>::max()) {
-            at::addmv_out(y.t, b, w, x.t);
-            return;
-        }
-        std::copy_n(b.data_ptr<float>(), rows, y.p);
-        const int m = static_cast<int>(rows), n = static_cast<int>(cols);
-        f(101 /* row major */, 111 /* no transpose */, m, n, 1.f, w.data_ptr<float>(), n, x.p, 1,
-          1.f, y.p, 1);
-    }
-};
 
 struct Norm {
     const float *gamma, *beta;
@@ -84,24 +44,19 @@ std::vector<float> keepOf(const MultiHeadAttentionImpl& a) {
 }
 
 struct Layer {
-    Gemv qkv, selfProj, crossQuery, crossProj, fc1, fc2;
+    const FastLayerWeights* w;
     Norm normSelf, normCross, normFfn;
     torch::Tensor crossK, crossV;                         // (H, M, hs)
     std::vector<float> selfK, selfV, selfKeep, crossKeep; // keys/values [H][capacity][hs]
     bool gelu = false;
 };
 
-Layer layerOf(TransformerDecoderLayerImpl& l, const torch::Tensor& memory, int64_t steps) {
+Layer layerOf(TransformerDecoderLayerImpl& l, const FastLayerWeights& w,
+              const torch::Tensor& memory, int64_t steps) {
     Layer r;
     auto& s = *l.self_attn;
     auto& c = *l.cross_attn;
-    r.qkv = {torch::cat({s.query->weight, s.key->weight, s.value->weight}, 0),
-             torch::cat({s.query->bias, s.key->bias, s.value->bias}, 0)};
-    r.selfProj = {s.proj->weight, s.proj->bias};
-    r.crossQuery = {c.query->weight, c.query->bias};
-    r.crossProj = {c.proj->weight, c.proj->bias};
-    r.fc1 = {l.fc1()->weight, l.fc1()->bias};
-    r.fc2 = {l.fc2()->weight, l.fc2()->bias};
+    r.w = &w;
     r.normSelf = normOf(l.norm_self);
     r.normCross = normOf(l.norm_cross);
     r.normFfn = normOf(l.norm_ffn);
@@ -123,10 +78,11 @@ class FastCpuSource final : public StepSource {
         : m_model(model), m_width(model.config().wordvecDim), m_heads(model.config().numHeads),
           m_hs(m_width / m_heads), m_memory(memory.size(1)), m_capacity(steps),
           m_scale(static_cast<float>(1.0 / std::sqrt(static_cast<double>(m_hs)))), m_x(m_width),
-          m_r(m_width), m_att(m_width), m_qkv(3 * m_width),
-          m_ffn(model.config().ffnDim), m_out{model.output->weight, model.output->bias} {
+          m_r(m_width), m_att(m_width), m_qkv(3 * m_width), m_ffn(model.config().ffnDim),
+          m_weights(fastWeightsOf(model)) {
         for (size_t l = 0; l < model.transformer->size(); ++l)
-            m_layers.push_back(layerOf(model.transformer->layer(l), memory, steps));
+            m_layers.push_back(
+                layerOf(model.transformer->layer(l), m_weights->layers[l], memory, steps));
     }
 
     StepOutput next(const torch::Tensor& tokens) override {
@@ -141,8 +97,8 @@ class FastCpuSource final : public StepSource {
             crossBlock(layer, cross.data_ptr<float>() + l * m_heads * m_memory);
             ffnBlock(layer);
         }
-        Buffer logits(m_out.w.size(0));
-        m_out(m_x, logits);
+        FastVector logits(m_weights->output.outputs());
+        m_weights->output(m_x, logits);
         ++m_t;
         return {logits.t.view({1, -1}), self, cross};
     }
@@ -160,7 +116,7 @@ class FastCpuSource final : public StepSource {
     }
 
     void selfBlock(Layer& l, float* weights) {
-        l.qkv(m_x, m_qkv);
+        l.w->qkv(m_x, m_qkv);
         for (int64_t h = 0; h < m_heads; ++h) {
             const int64_t at = (h * m_capacity + m_t) * m_hs;
             std::copy_n(m_qkv.p + m_width + h * m_hs, m_hs, l.selfK.data() + at);
@@ -172,12 +128,12 @@ class FastCpuSource final : public StepSource {
                        m_hs, m_hs, m_scale, l.selfKeep[h], weights + h * (m_t + 1),
                        m_att.p + h * m_hs);
         }
-        l.selfProj(m_att, m_r);
+        l.w->selfProj(m_att, m_r);
         addNorm(m_x.p, m_r.p, m_width, l.normSelf);
     }
 
     void crossBlock(Layer& l, float* weights) {
-        l.crossQuery(m_x, m_r);
+        l.w->crossQuery(m_x, m_r);
         const float* k = l.crossK.data_ptr<float>();
         const float* v = l.crossV.data_ptr<float>();
         for (int64_t h = 0; h < m_heads; ++h) {
@@ -185,19 +141,19 @@ class FastCpuSource final : public StepSource {
             attendHead(m_r.p + h * m_hs, k + base, v + base, m_memory, m_hs, m_hs, m_scale,
                        l.crossKeep[h], weights + h * m_memory, m_att.p + h * m_hs);
         }
-        l.crossProj(m_att, m_r);
+        l.w->crossProj(m_att, m_r);
         addNorm(m_x.p, m_r.p, m_width, l.normCross);
     }
 
     void ffnBlock(Layer& l) {
-        l.fc1(m_x, m_ffn);
+        l.w->fc1(m_x, m_ffn);
         const int64_t n = m_ffn.t.numel();
         for (int64_t i = 0; i < n; ++i) {
             const float f = m_ffn.p[i];
             m_ffn.p[i] =
                 l.gelu ? 0.5f * f * (1.f + std::erf(f * 0.70710678118654752f)) : std::max(f, 0.f);
         }
-        l.fc2(m_ffn, m_r);
+        l.w->fc2(m_ffn, m_r);
         addNorm(m_x.p, m_r.p, m_width, l.normFfn);
     }
 
@@ -205,8 +161,8 @@ class FastCpuSource final : public StepSource {
     const int64_t m_width, m_heads, m_hs, m_memory, m_capacity;
     const float m_scale;
     int64_t m_t = 0;
-    Buffer m_x, m_r, m_att, m_qkv, m_ffn;
-    Gemv m_out;
+    FastVector m_x, m_r, m_att, m_qkv, m_ffn;
+    std::shared_ptr<const FastWeights> m_weights;
     std::vector<Layer> m_layers;
 };
 
@@ -218,14 +174,6 @@ bool allFloat(CaptioningTransformerImpl& model) {
 }
 
 } // namespace
-
-bool directBlasAvailable() {
-    return cblasSgemv() != nullptr;
-}
-
-void setDirectBlas(bool on) {
-    directBlas = on;
-}
 
 std::unique_ptr<StepSource> fastCpuSource(CaptioningTransformerImpl& model,
                                           const torch::Tensor& memory, int64_t steps) {

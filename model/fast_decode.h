@@ -16,11 +16,4 @@ namespace cl {
 std::unique_ptr<StepSource> fastCpuSource(CaptioningTransformerImpl& model,
                                           const torch::Tensor& memory, int64_t steps);
 
-// On (default): matrix-vector products call the process's CBLAS directly where LibTorch's BLAS
-// exports one (Debian's OpenBLAS does; a pip PyTorch with MKL does not). Off: through ATen's
-// addmv, what runs where there is none. Tests switch it to check both.
-void setDirectBlas(bool on);
-// Whether this process has a CBLAS to call (reported by captionlens-selfcheck).
-bool directBlasAvailable();
-
 } // namespace cl

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace cl {
 
@@ -14,6 +13,23 @@ bool before(const float* v, int64_t a, int64_t b) {
     if (na || nb)
         return na && (!nb || a < b);
     return v[a] > v[b] || (v[a] == v[b] && a < b);
+}
+
+// The k largest in ATen's order, in one pass keeping a short sorted list (k is a handful).
+std::vector<int64_t> topIndices(const float* p, int64_t v, int64_t k) {
+    std::vector<int64_t> top;
+    top.reserve(static_cast<size_t>(k) + 1);
+    for (int64_t i = 0; i < v; ++i) {
+        if (static_cast<int64_t>(top.size()) == k && !before(p, i, top.back()))
+            continue;
+        auto at = top.end();
+        while (at != top.begin() && before(p, i, *(at - 1)))
+            --at;
+        top.insert(at, i);
+        if (static_cast<int64_t>(top.size()) > k)
+            top.pop_back();
+    }
+    return top;
 }
 
 // One row on the CPU in plain loops: a batch-1 step's dozen ATen calls here cost as much as
@@ -32,10 +48,7 @@ StepChoice chooseRow(const float* logits, int64_t v, int64_t k, int64_t forced) 
     for (auto& x : p)
         x /= sum;
     const int64_t id = forced >= 0 ? forced : best;
-    std::vector<int64_t> order(static_cast<size_t>(v));
-    std::iota(order.begin(), order.end(), 0);
-    std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                      [&](int64_t a, int64_t b) { return before(p.data(), a, b); });
+    const auto order = topIndices(p.data(), v, k);
     c.ids.data_ptr<int64_t>()[0] = id;
     c.prob.data_ptr<float>()[0] = p[static_cast<size_t>(id)];
     for (int64_t j = 0; j < k; ++j) {

@@ -7,7 +7,10 @@
 #include "image_encoder.h"
 #include "model_io.h"
 #include "pickle_reader.h"
+#include "step_choice.h"
 #include "vocabulary.h"
+
+#include <set>
 
 using namespace cl;
 
@@ -59,6 +62,9 @@ class TestReference : public QObject {
     void cachedDecodeMatchesFullRerun();
     void batchOneFastPathMatchesBatched_data() { forward_data(); }
     void batchOneFastPathMatchesBatched();
+    void fastWeightsFollowParameterChanges();
+    void tokenChoiceMatchesAten_data();
+    void tokenChoiceMatchesAten();
     void devicePathMatchesFullRerun_data() { forward_data(); }
     void devicePathMatchesFullRerun();
     void stateDictKeyNames();
@@ -245,6 +251,71 @@ void TestReference::batchOneFastPathMatchesBatched() {
             greedyDecode(*t.model, t.model->memory(features.narrow(0, n, 1)), t.vocab, opt);
         for (int64_t s = 0; s < 10; ++s)
             QCOMPARE(alone[0].steps[s].id, expected[n][s].item<int64_t>());
+    }
+}
+
+// The batch-1 path keeps stacked copies of the query/key/value weights between decodes; a
+// changed parameter (a training step, loaded weights) must be seen by the next decode.
+void TestReference::fastWeightsFollowParameterChanges() {
+    auto t = tinyModel("2021");
+    torch::manual_seed(6);
+    const auto memory = torch::randn({2, 9, 16});
+    DecodeOptions opt;
+    opt.maxLength = 8;
+    opt.stopAtEnd = false;
+    const auto before = greedyDecode(*t.model, memory.narrow(0, 0, 1), t.vocab, opt);
+    {
+        torch::NoGradGuard ng;
+        t.model->transformer->layer(0).self_attn->key->weight.mul_(-2.0);
+        t.model->transformer->layer(1).self_attn->value->bias.add_(0.5);
+    }
+    const auto after = greedyDecode(*t.model, memory.narrow(0, 0, 1), t.vocab, opt);
+    const auto batched = greedyDecode(*t.model, memory, t.vocab, opt);
+    bool changed = false;
+    for (size_t s = 0; s < after[0].steps.size(); ++s) {
+        compareSteps(after[0].steps[s], batched[0].steps[s]);
+        changed = changed || std::abs(after[0].steps[s].prob - before[0].steps[s].prob) > 1e-4f;
+    }
+    QVERIFY(changed); // the edit mattered, so a stale copy would have failed above
+}
+
+void TestReference::tokenChoiceMatchesAten_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("forced");
+    QTest::newRow("random") << 0 << -1;
+    QTest::newRow("ties") << 1 << -1;
+    QTest::newRow("NaN") << 2 << -1;
+    QTest::newRow("forced") << 0 << 7;
+}
+
+// One row takes plain loops (step_choice.cpp), two rows ATen's softmax/argmax/topk: the same
+// choice and candidate probabilities, ties and NaN included (ATen leaves the order of equal
+// values open, so there the indices need only hold those values).
+void TestReference::tokenChoiceMatchesAten() {
+    QFETCH(int, kind);
+    QFETCH(int, forced);
+    torch::manual_seed(7);
+    auto row = torch::randn({1, 50});
+    if (kind == 1)
+        row.index_put_({0, torch::tensor({3, 9, 20, 41})}, 5.f); // four equal maxima
+    if (kind == 2)
+        row.index_put_({0, 12}, NAN);
+    const auto one = chooseTokens(row, 6, forced);
+    const auto two = chooseTokens(torch::cat({row, row}), 6, forced);
+    auto same = [](float a, float b) {
+        return (std::isnan(a) && std::isnan(b)) || std::abs(a - b) < 1e-6f;
+    };
+    QCOMPARE(one.ids[0].item<int64_t>(), two.ids[0].item<int64_t>());
+    QVERIFY(same(one.prob[0][0].item<float>(), two.prob[0][0].item<float>()));
+    const auto probs = torch::softmax(row, -1);
+    std::set<int64_t> seen;
+    for (int64_t j = 0; j < 6; ++j) {
+        const auto i = one.topI[0][j].item<int64_t>();
+        QVERIFY(same(one.topP[0][j].item<float>(), two.topP[0][j].item<float>()));
+        QVERIFY(same(probs[0][i].item<float>(), one.topP[0][j].item<float>()));
+        QVERIFY(seen.insert(i).second);
+        if (kind == 0) // without ties the order is defined: the same indices
+            QCOMPARE(i, two.topI[0][j].item<int64_t>());
     }
 }
 
