@@ -3,7 +3,7 @@
 same images, same machine, one thread each.
 
 The PyTorch side is the seed's CaptioningTransformer (tests/reference.py) behind a port of our
-image encoder (model/image_encoder.cpp), loaded from our checkpoint with torch.load (our files are
+image encoder (model/nn/image_encoder.cpp), loaded from our checkpoint with torch.load (our files are
 torch.load-able). It checks that both caption the same scenes with identical tokens, then prints
 C++/Python ratios for:
   - caption of one image: C++ cached decode with the full attention trace vs the seed's sample();
@@ -46,7 +46,7 @@ def position_code_2d(grid, width):
 
 
 class Encoder(nn.Module):
-    """model/image_encoder.cpp in PyTorch: images (N, 3, S, S) -> grid tokens (N, g*g, D)."""
+    """model/nn/image_encoder.cpp in PyTorch: images (N, 3, S, S) -> grid tokens (N, g*g, D)."""
 
     def __init__(self, channels, image_size, grid, out_dim, position2d):
         super().__init__()

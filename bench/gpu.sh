@@ -31,8 +31,8 @@ direct_build() {
     lib=$(torch_py 'print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
     abi=$(torch_py 'print(int(torch.compiled_with_cxx11_abi()))')
     mkdir -p "$B/direct"
-    ls model/*.cpp bench/selfcheck.cpp | xargs -P "$J" -I{} sh -c \
-        "g++ -O2 -std=c++$STD -D_GLIBCXX_USE_CXX11_ABI=$abi $inc -Imodel -c {} -o $B/direct/\$(basename {} .cpp).o" || return 1
+    ls model/*/*.cpp bench/selfcheck.cpp | xargs -P "$J" -I{} sh -c \
+        "g++ -O2 -std=c++$STD -D_GLIBCXX_USE_CXX11_ABI=$abi $inc -I. -c {} -o $B/direct/\$(echo {} | tr / _ | sed 's/\.cpp\$//').o" || return 1
     g++ "$B"/direct/*.o -o "$B/captionlens-selfcheck" -L"$lib" -Wl,--no-as-needed -ltorch -ltorch_cuda \
         -ltorch_cpu -lc10_cuda -lc10 -Wl,--as-needed -Wl,-rpath,"$lib" -lpthread
 }

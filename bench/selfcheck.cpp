@@ -7,13 +7,13 @@
 // --features gives a feature checkpoint its input rows; --tokens-out writes the greedy tokens of
 // every row (30 steps, never stopping, like the seed's sample()), one line of ids per row, so a
 // script can check them against the seed's code on the same device (bench/gpu.sh).
-#include "benchmark.h"
-#include "checkpoint.h"
-#include "fast_decode.h"
-#include "greedy.h"
-#include "model_io.h"
-#include "npy.h"
-#include "threads.h"
+#include "model/api/benchmark.h"
+#include "model/api/npy.h"
+#include "model/api/threads.h"
+#include "model/decode/fast_decode.h"
+#include "model/decode/greedy.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
 
 #include <cstdio>
 #include <cstring>

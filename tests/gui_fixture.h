@@ -1,9 +1,9 @@
 #pragma once
 // A real window with its model worker thread on the bundled model, for GUI tests (offscreen).
-#include "image_loader.h"
-#include "main_window.h"
-#include "scene.h"
-#include "wiring.h"
+#include "app/gui/wiring.h"
+#include "model/api/scene.h"
+#include "ui/imaging/image_loader.h"
+#include "ui/window/main_window.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>

@@ -1,12 +1,12 @@
 // Checkpoint files: our format round-trips in C++ and through Python's torch.load; course
 // state_dicts of both layouts import; every kind of bad file is a clear error.
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "captioner.h"
-#include "checkpoint.h"
-#include "model_io.h"
-#include "pickle_archive.h"
-#include "pickle_reader.h"
+#include "model/api/captioner.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+#include "model/io/pickle_archive.h"
+#include "model/io/pickle_reader.h"
 
 #include <caffe2/serialize/inline_container.h>
 
@@ -286,8 +286,7 @@ void TestCheckpoint::integerWeightsAreRefused() {
 void TestCheckpoint::duplicatedZipEntriesAreRefused() {
     // Two records named data.pkl (the writer refuses that, so the second name is patched in):
     // a zip reader may pick either; the load must end in a clean error or one consistent value.
-    std::string twice =
-        zipWith({{"data.pkl", "\x80\x02}."s}, {"data.pkx", "\x80\x02K\x02."s}});
+    std::string twice = zipWith({{"data.pkl", "\x80\x02}."s}, {"data.pkx", "\x80\x02K\x02."s}});
     for (size_t at = twice.find("data.pkx"); at != std::string::npos; at = twice.find("data.pkx"))
         twice.replace(at, 8, "data.pkl");
     writeBytes(path("dup.pt"), twice);
@@ -296,8 +295,7 @@ void TestCheckpoint::duplicatedZipEntriesAreRefused() {
         QFAIL("an empty state_dict loaded");
     } catch (const std::exception& e) {
         QVERIFY2(!QString(e.what()).contains('\n'), e.what());
-        QVERIFY2(QString(e.what()).contains("two records named data.pkl"),
-                 e.what());
+        QVERIFY2(QString(e.what()).contains("two records named data.pkl"), e.what());
     }
 }
 

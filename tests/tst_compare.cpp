@@ -1,12 +1,12 @@
 // Comparing checkpoints and the training timeline: the comparison maths, and the panels driven
 // through the real window and its workers (offscreen).
-#include "checkpoint.h" // LibTorch before Qt: its headers use the word `slots`
+#include "model/io/checkpoint.h" // LibTorch before Qt: its headers use the word `slots`
 
-#include "compare_panel.h"
-#include "comparison.h"
-#include "gui_fixture.h"
-#include "heatmap_plot.h"
-#include "timeline_panel.h"
+#include "model/api/comparison.h"
+#include "tests/gui_fixture.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/widgets/heatmap_plot.h"
 
 #include <QProcess>
 #include <QTableWidget>

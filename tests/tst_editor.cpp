@@ -1,12 +1,12 @@
 // The scene editor and lessons, driven through the real window and its model thread (offscreen).
-#include "compare_panel.h"
-#include "gui_fixture.h"
-#include "heads_panel.h"
-#include "lesson.h"
-#include "scene_canvas.h"
-#include "scene_editor.h"
-#include "selection.h"
-#include "timeline_panel.h"
+#include "tests/gui_fixture.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/panels/heads_panel.h"
+#include "ui/panels/scene_editor.h"
+#include "ui/panels/selection.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/widgets/scene_canvas.h"
+#include "ui/window/lesson.h"
 
 #include <QComboBox>
 #include <QFile>

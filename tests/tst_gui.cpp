@@ -1,12 +1,12 @@
 // The window driven through its real code paths (offscreen): the model worker thread, file
 // opening, word selection, errors that keep the previous state, and rapid switching.
-#include "attention_panel.h"
-#include "attention_tile.h"
-#include "caption_panel.h"
-#include "gui_fixture.h"
-#include "heatmap_plot.h"
-#include "selection.h"
-#include "word_chips.h"
+#include "tests/gui_fixture.h"
+#include "ui/panels/attention_panel.h"
+#include "ui/panels/caption_panel.h"
+#include "ui/panels/selection.h"
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/word_chips.h"
 
 #include <QProcess>
 #include <QPushButton>

@@ -1,8 +1,8 @@
 // Feature files, vocabularies and images: good ones read correctly, bad ones give one clear line.
-#include "image_loader.h"
-#include "npy.h"
-#include "vocab_json.h"
-#include "vocabulary.h"
+#include "app/common/vocab_json.h"
+#include "model/api/npy.h"
+#include "model/api/vocabulary.h"
+#include "ui/imaging/image_loader.h"
 
 #include <QBuffer>
 #include <QFile>

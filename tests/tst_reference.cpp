@@ -1,14 +1,14 @@
 // The C++ model against goldens of tests/reference.py (the seed code in PyTorch), tolerance 1e-5.
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "checkpoint.h"
-#include "fast_decode.h"
-#include "greedy.h"
-#include "image_encoder.h"
-#include "model_io.h"
-#include "pickle_reader.h"
-#include "step_choice.h"
-#include "vocabulary.h"
+#include "model/api/vocabulary.h"
+#include "model/decode/fast_decode.h"
+#include "model/decode/greedy.h"
+#include "model/decode/step_choice.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+#include "model/io/pickle_reader.h"
+#include "model/nn/image_encoder.h"
 
 #include <set>
 

@@ -1,11 +1,11 @@
 // The shapes world, the trainer and the shipped model.
-#include "test_util.h"
+#include "tests/test_util.h"
 
-#include "captioner.h"
-#include "checkpoint.h"
-#include "evaluation.h"
-#include "scene.h"
-#include "trainer.h"
+#include "model/api/captioner.h"
+#include "model/api/evaluation.h"
+#include "model/api/scene.h"
+#include "model/api/trainer.h"
+#include "model/io/checkpoint.h"
 
 #include <QTemporaryDir>
 

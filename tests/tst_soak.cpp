@@ -1,6 +1,6 @@
 // GUI soak (offscreen): hundreds of rapid image and checkpoint switches, some corrupt, fired while
 // captioning runs. No crash, the last valid request wins, memory stays bounded (RSS printed).
-#include "gui_fixture.h"
+#include "tests/gui_fixture.h"
 
 #include <QFile>
 

@@ -1,12 +1,12 @@
 // The teaching panels: positional-encoding lab and step-by-step decoding (offscreen).
-#include "attention_panel.h"
-#include "caption_panel.h"
-#include "decode_panel.h"
-#include "gui_fixture.h"
-#include "heads_panel.h"
-#include "heatmap_plot.h"
-#include "pe_panel.h"
-#include "selection.h"
+#include "tests/gui_fixture.h"
+#include "ui/panels/attention_panel.h"
+#include "ui/panels/caption_panel.h"
+#include "ui/panels/decode_panel.h"
+#include "ui/panels/heads_panel.h"
+#include "ui/panels/pe_panel.h"
+#include "ui/panels/selection.h"
+#include "ui/widgets/heatmap_plot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

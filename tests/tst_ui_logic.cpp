@@ -1,7 +1,7 @@
 // The panels' pure functions: colour maps, ranges, overlays, attention matrices, entropy.
-#include "attention_math.h"
-#include "colormap.h"
-#include "selection.h"
+#include "ui/math/attention_math.h"
+#include "ui/math/colormap.h"
+#include "ui/panels/selection.h"
 
 #include <QSignalSpy>
 #include <QTest>

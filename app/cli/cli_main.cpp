@@ -1,8 +1,8 @@
 // captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
-#include "commands.h"
-#include "errors.h"
+#include "app/cli/commands.h"
+#include "model/api/errors.h"
 
-#include "threads.h"
+#include "model/api/threads.h"
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>

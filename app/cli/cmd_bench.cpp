@@ -1,6 +1,6 @@
-#include "benchmark.h"
-#include "commands.h"
-#include "npy.h"
+#include "app/cli/commands.h"
+#include "model/api/benchmark.h"
+#include "model/api/npy.h"
 
 #include <CLI/CLI.hpp>
 

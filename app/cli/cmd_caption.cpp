@@ -1,8 +1,8 @@
-#include "captioner.h"
-#include "commands.h"
-#include "image_loader.h"
-#include "npy.h"
-#include "trace_json.h"
+#include "app/cli/commands.h"
+#include "app/common/trace_json.h"
+#include "model/api/captioner.h"
+#include "model/api/npy.h"
+#include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 

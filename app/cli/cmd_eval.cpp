@@ -1,7 +1,7 @@
-#include "captioner.h"
-#include "checkpoint.h"
-#include "commands.h"
-#include "evaluation.h"
+#include "app/cli/commands.h"
+#include "model/api/captioner.h"
+#include "model/api/checkpoint_tools.h"
+#include "model/api/evaluation.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -62,11 +62,8 @@ void addEvalCommand(CLI::App& app) {
             std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";
         else
             printPlain(r);
-        if (store) {
-            auto ck = readCheckpoint(checkpoint);
-            ck.meta.evalJson = r.toJson();
-            writeCheckpoint(checkpoint, ck);
-        }
+        if (store)
+            storeEvaluation(checkpoint, r.toJson());
     });
 }
 

@@ -1,8 +1,6 @@
-#include "checkpoint.h"
-#include "commands.h"
-#include "model_io.h"
-#include "vocab_json.h"
-#include "vocabulary.h"
+#include "app/cli/commands.h"
+#include "app/common/vocab_json.h"
+#include "model/api/checkpoint_tools.h"
 
 #include <CLI/CLI.hpp>
 
@@ -18,26 +16,19 @@ struct ImportOptions {
 };
 
 void runImport(const ImportOptions& o) {
-    const Vocabulary vocab(readVocabJson(o.vocab));
-    const StateDict sd = readStateDict(o.input);
-    const Layout layout = o.layout == "auto" ? detectLayout(sd) : layoutFromName(o.layout);
-    Checkpoint ck;
-    ck.config = courseConfig(sd, vocab.size(), o.heads, layout);
-    ck.vocab = vocab.words();
-    ck.stateDict = sd;
-    // Build once: proves every key and shape fits before anything is written.
-    std::vector<std::string> warnings;
-    auto model = buildModel(ck, vocab.nullId(), &warnings);
-    ck.stateDict = stateDictOf(*model);
-    ck.meta.dataset = "coco2014 (imported course checkpoint)";
-    ck.meta.date = isoDateNow();
-    ck.meta.source = o.input;
-    writeCheckpoint(o.out, ck);
-    for (const auto& w : warnings)
+    CourseImport import;
+    import.input = o.input;
+    import.vocab = readVocabJson(o.vocab);
+    import.heads = o.heads;
+    import.layout = o.layout;
+    import.output = o.out;
+    const ImportReport report = importCourseCheckpoint(import);
+    for (const auto& w : report.warnings)
         std::cerr << "warning: " << w << "\n";
-    std::cout << "wrote " << o.out << ": layout " << layoutName(layout) << ", "
-              << ck.config.numLayers << " layers, " << ck.config.numHeads << " heads, width "
-              << ck.config.wordvecDim << ", vocabulary " << vocab.size() << "\n";
+    const ModelConfig& c = report.config;
+    std::cout << "wrote " << o.out << ": layout " << layoutName(c.layout) << ", " << c.numLayers
+              << " layers, " << c.numHeads << " heads, width " << c.wordvecDim << ", vocabulary "
+              << c.vocabSize << "\n";
 }
 
 } // namespace

@@ -1,5 +1,5 @@
-#include "captioner.h"
-#include "commands.h"
+#include "app/cli/commands.h"
+#include "model/api/captioner.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

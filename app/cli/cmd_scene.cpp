@@ -1,12 +1,12 @@
-#include "commands.h"
-#include "image_loader.h"
-#include "scene.h"
+#include "app/cli/commands.h"
+#include "model/api/scene.h"
+#include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <QImage>
 #include <QFileInfo>
+#include <QImage>
 #include <QImageWriter>
 #include <QSaveFile>
 

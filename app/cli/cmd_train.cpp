@@ -1,10 +1,10 @@
-#include "commands.h"
-#include "trainer.h"
+#include "app/cli/commands.h"
+#include "model/api/trainer.h"
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <vector>
 

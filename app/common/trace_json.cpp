@@ -1,4 +1,4 @@
-#include "trace_json.h"
+#include "app/common/trace_json.h"
 
 namespace cl {
 

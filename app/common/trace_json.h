@@ -1,6 +1,6 @@
 #pragma once
 // The CLI's JSON form of a decode (also used by tests and lesson files).
-#include "trace.h"
+#include "model/api/trace.h"
 
 #include <nlohmann/json.hpp>
 

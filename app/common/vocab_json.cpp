@@ -1,4 +1,4 @@
-#include "vocab_json.h"
+#include "app/common/vocab_json.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "caption_worker.h"
+#include "app/gui/caption_worker.h"
 
-#include "errors.h"
+#include "model/api/errors.h"
 
 namespace cl {
 

@@ -2,7 +2,7 @@
 // The model behind the window, on its own QThread. Every slot catches everything: no exception
 // crosses a slot. Requests older than the newest one are skipped unprocessed (superseded), and a
 // cancelled checkpoint load is discarded, so the previous model stays.
-#include "requests.h"
+#include "ui/window/requests.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "compare_worker.h"
+#include "app/gui/compare_worker.h"
 
-#include "errors.h"
+#include "model/api/errors.h"
 
 #include <QFileInfo>
 

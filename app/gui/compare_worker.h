@@ -2,7 +2,7 @@
 // The comparison view's and the timeline's model work, on a thread of its own so that comparing
 // never delays the main caption. Loaded checkpoints are cached by path and modification time
 // (a training run's snapshots are small), so scrubbing the timeline loads each file once.
-#include "requests.h"
+#include "ui/window/requests.h"
 
 #include <QDateTime>
 #include <QObject>

@@ -1,9 +1,9 @@
 // captionlens: the desktop app. Starts on the bundled model and a sample image.
-#include "compare_panel.h"
-#include "main_window.h"
-#include "screenshot.h"
-#include "threads.h"
-#include "wiring.h"
+#include "app/gui/screenshot.h"
+#include "app/gui/wiring.h"
+#include "model/api/threads.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
-#include "screenshot.h"
+#include "app/gui/screenshot.h"
 
-#include "main_window.h"
-#include "scene_canvas.h"
-#include "scene_editor.h"
+#include "ui/panels/scene_editor.h"
+#include "ui/widgets/scene_canvas.h"
+#include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

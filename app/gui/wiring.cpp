@@ -1,8 +1,8 @@
-#include "wiring.h"
+#include "app/gui/wiring.h"
 
-#include "caption_worker.h"
-#include "compare_worker.h"
-#include "main_window.h"
+#include "app/gui/caption_worker.h"
+#include "app/gui/compare_worker.h"
+#include "ui/window/main_window.h"
 
 #include <QCoreApplication>
 #include <QEvent>

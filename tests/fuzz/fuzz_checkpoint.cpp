@@ -1,8 +1,8 @@
 // libFuzzer target: any bytes as a checkpoint file, through everything a user's "Open checkpoint"
 // runs (zip, restricted unpickler, tensor views, config, vocabulary, model building), and the
 // course state_dict import path. A clean exception is fine; a crash, hang or leak is a finding.
-#include "captioner.h"
-#include "checkpoint.h"
+#include "model/api/captioner.h"
+#include "model/io/checkpoint.h"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes as an image file (every format Qt reads here), decoded under the
 // app's allocation limit, then preprocessed for the model as a caption request would be.
-#include "image_encoder.h"
-#include "image_loader.h"
+#include "model/nn/image_encoder.h"
+#include "ui/imaging/image_loader.h"
 
 #include <QByteArray>
 

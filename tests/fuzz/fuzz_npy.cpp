@@ -1,5 +1,5 @@
 // libFuzzer target: any bytes as a NumPy feature file.
-#include "npy.h"
+#include "model/api/npy.h"
 
 #include <cstdint>
 #include <stdexcept>

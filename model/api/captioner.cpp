@@ -1,0 +1,155 @@
+#include "model/api/captioner.h"
+
+#include "model/decode/greedy.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+
+#include <stdexcept>
+
+namespace cl {
+
+namespace {
+// Applies a decode's positional-encoding switch for the duration of one call.
+class PositionalSwitch {
+  public:
+    PositionalSwitch(CaptioningTransformer& m, bool on) : m_model(m) {
+        m_model->positional_encoding->setEnabled(on);
+    }
+    ~PositionalSwitch() { m_model->positional_encoding->setEnabled(true); }
+
+  private:
+    CaptioningTransformer& m_model;
+};
+// Zeroes the output of the heads a decode switches off, for the duration of one call.
+class HeadSwitch {
+  public:
+    HeadSwitch(CaptioningTransformer& m, const std::vector<uint8_t>& off) : m_model(m) {
+        if (off.empty())
+            return;
+        const auto& c = m->config();
+        if (static_cast<int64_t>(off.size()) != c.numLayers * 2 * c.numHeads)
+            throw std::invalid_argument("head mask has " + std::to_string(off.size()) +
+                                        " entries; this model needs layers x 2 x heads = " +
+                                        std::to_string(c.numLayers * 2 * c.numHeads));
+        const auto device = m->parameters().front().device();
+        for (int64_t l = 0; l < c.numLayers; ++l) {
+            auto& layer = m->transformer->layer(static_cast<size_t>(l));
+            for (int kind = 0; kind < 2; ++kind) {
+                auto keep = torch::ones({c.numHeads});
+                for (int64_t h = 0; h < c.numHeads; ++h)
+                    if (off[static_cast<size_t>((l * 2 + kind) * c.numHeads + h)])
+                        keep[h] = 0.0;
+                (kind == 0 ? layer.self_attn : layer.cross_attn)->setHeadMask(keep.to(device));
+            }
+        }
+    }
+    ~HeadSwitch() {
+        for (size_t l = 0; l < m_model->transformer->size(); ++l) {
+            m_model->transformer->layer(l).self_attn->setHeadMask({});
+            m_model->transformer->layer(l).cross_attn->setHeadMask({});
+        }
+    }
+
+  private:
+    CaptioningTransformer& m_model;
+};
+
+} // namespace
+
+struct Captioner::Impl {
+    ModelInfo info;
+    Vocabulary vocab;
+    CaptioningTransformer model{nullptr};
+    torch::Device device{torch::kCPU};
+
+    torch::Tensor memoryOfImages(const std::vector<RgbImage>& images) {
+        const auto& c = info.config;
+        if (c.memory != MemoryKind::ImageGrid)
+            throw std::invalid_argument(
+                "this model takes feature vectors, not images; use --features");
+        std::vector<torch::Tensor> batch;
+        for (const auto& im : images) {
+            if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
+                throw std::invalid_argument("image pixel buffer does not match its size");
+            batch.push_back(
+                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize));
+        }
+        auto x = torch::cat(batch, 0).to(device);
+        return model->memory(model->encode(x));
+    }
+};
+
+Captioner::Captioner(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+Captioner::~Captioner() = default;
+
+void checkDevice(const std::string& device) {
+    if (device == "cpu")
+        return;
+    if (device != "cuda")
+        throw std::invalid_argument("unknown device '" + device + "' (cpu or cuda)");
+    if (!torch::cuda::is_available())
+        throw std::runtime_error("device cuda is not available: this LibTorch was built without "
+                                 "CUDA or no GPU is visible; use --device cpu");
+}
+
+std::unique_ptr<Captioner> Captioner::open(const std::string& path, const std::string& device) {
+    checkDevice(device);
+    auto impl = std::make_unique<Impl>();
+    Checkpoint ck = readCheckpoint(path);
+    try {
+        impl->vocab = Vocabulary(ck.vocab);
+        impl->model = buildModel(ck, impl->vocab.nullId(), &impl->info.warnings);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(path + ": " + e.what_without_backtrace());
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    impl->device = torch::Device(device == "cuda" ? torch::kCUDA : torch::kCPU);
+    impl->model->to(impl->device);
+    impl->info.path = path;
+    impl->info.config = ck.config;
+    impl->info.meta = ck.meta;
+    for (const auto& p : impl->model->parameters())
+        impl->info.parameters += p.numel();
+    return std::unique_ptr<Captioner>(new Captioner(std::move(impl)));
+}
+
+const ModelInfo& Captioner::info() const {
+    return d->info;
+}
+const Vocabulary& Captioner::vocab() const {
+    return d->vocab;
+}
+
+std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& rows, int64_t count,
+                                                     const DecodeOptions& options) const {
+    const auto dim = d->info.config.inputDim;
+    if (d->info.config.memory != MemoryKind::Features)
+        throw std::invalid_argument("this model captions images, not feature vectors");
+    if (count <= 0 || static_cast<int64_t>(rows.size()) != count * dim)
+        throw std::invalid_argument("expected " + std::to_string(count) +
+                                    " feature rows of width " + std::to_string(dim));
+    torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
+    auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
+    return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
+}
+
+std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& images,
+                                                   const DecodeOptions& options) const {
+    torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
+    return greedyDecode(*d->model, d->memoryOfImages(images), d->vocab, options);
+}
+
+std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<RgbImage>& images,
+                                                            const DecodeOptions& options) const {
+    torch::InferenceMode guard;
+    PositionalSwitch pe(d->model, options.positionalEncoding);
+    HeadSwitch heads(d->model, options.headsOff);
+    return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
+}
+
+} // namespace cl

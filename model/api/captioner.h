@@ -1,0 +1,56 @@
+#pragma once
+// The facade of model/: load a checkpoint, caption images or feature rows, get plain traces.
+// No torch types cross this header, so the GUI and the CLI include it freely.
+#include "model/api/config.h"
+#include "model/api/trace.h"
+#include "model/api/vocabulary.h"
+
+#include <memory>
+
+namespace cl {
+
+struct RgbImage {
+    int64_t width = 0, height = 0;
+    std::vector<uint8_t> pixels; // row-major RGB, width * height * 3 bytes
+};
+
+struct ModelInfo {
+    std::string path;
+    ModelConfig config;
+    Metadata meta;
+    int64_t parameters = 0;
+    std::vector<std::string> warnings; // e.g. non-finite weights
+};
+
+class Captioner {
+  public:
+    // Throws std::runtime_error with a readable message for any bad file or device.
+    static std::unique_ptr<Captioner> open(const std::string& path,
+                                           const std::string& device = "cpu");
+    ~Captioner();
+    Captioner(const Captioner&) = delete;
+    Captioner& operator=(const Captioner&) = delete;
+
+    const ModelInfo& info() const;
+    const Vocabulary& vocab() const;
+
+    // rows: count * inputDim floats (feature models).
+    std::vector<CaptionTrace> captionFeatures(const std::vector<float>& rows, int64_t count,
+                                              const DecodeOptions& options) const;
+    // Image models; images of any size are resized by the model (image_encoder.h).
+    std::vector<CaptionTrace> captionImages(const std::vector<RgbImage>& images,
+                                            const DecodeOptions& options) const;
+    // The same decode re-running the full prefix like the seed's sample() (reference, bench).
+    std::vector<CaptionTrace> captionImagesFullRerun(const std::vector<RgbImage>& images,
+                                                     const DecodeOptions& options) const;
+
+  private:
+    struct Impl;
+    explicit Captioner(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+// "cpu" or "cuda"; throws when the device is unknown or this LibTorch cannot use it.
+void checkDevice(const std::string& device);
+
+} // namespace cl

@@ -1,0 +1,30 @@
+#pragma once
+// What the CLI does to checkpoint files, without handling a tensor: import a course state_dict
+// into our format, and store evaluation figures in a checkpoint's metadata.
+#include "model/api/config.h"
+
+#include <string>
+#include <vector>
+
+namespace cl {
+
+struct CourseImport {
+    std::string input;              // torch.save(model.state_dict()) of the course model
+    std::vector<std::string> vocab; // words by id (coco2014_vocab.json)
+    int64_t heads = 2;              // not stored in a state_dict; the notebook uses 2
+    std::string layout = "auto";    // key layout: auto, 2021 or 2025
+    std::string output;             // our checkpoint, written atomically
+};
+
+struct ImportReport {
+    ModelConfig config;                // as read off the tensors
+    std::vector<std::string> warnings; // e.g. non-finite weights
+};
+
+// Builds the model once, so every key and shape is checked before anything is written.
+ImportReport importCourseCheckpoint(const CourseImport& import);
+
+// Rewrites the checkpoint at `path` (atomically) with `evalJson` in its metadata.
+void storeEvaluation(const std::string& path, const std::string& evalJson);
+
+} // namespace cl

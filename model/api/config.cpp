@@ -1,0 +1,62 @@
+#include "model/api/config.h"
+
+#include <stdexcept>
+
+namespace cl {
+
+namespace {
+void require(bool ok, const std::string& message) {
+    if (!ok)
+        throw std::invalid_argument(message);
+}
+} // namespace
+
+void ModelConfig::validate() const {
+    require(vocabSize >= 4, "vocabulary has " + std::to_string(vocabSize) +
+                                " words; it needs at least <NULL>, <START>, <END> and one word");
+    require(wordvecDim > 0 && wordvecDim % 2 == 0,
+            "word vector width " + std::to_string(wordvecDim) + " must be positive and even");
+    require(numHeads > 0 && wordvecDim % numHeads == 0, "head count " + std::to_string(numHeads) +
+                                                            " does not divide the width " +
+                                                            std::to_string(wordvecDim));
+    require(numLayers > 0 && numLayers <= 64,
+            "layer count " + std::to_string(numLayers) + " is out of range (1..64)");
+    require(inputDim > 0, "input width must be positive");
+    require(ffnDim > 0, "feed-forward width must be positive");
+    require(maxLength > 1 && maxLength <= 4096,
+            "max length " + std::to_string(maxLength) + " is out of range (2..4096)");
+    if (memory == MemoryKind::ImageGrid) {
+        require(encoder.grid > 0 && encoder.imageSize >= encoder.grid &&
+                    encoder.imageSize % encoder.grid == 0,
+                "encoder image size must be a multiple of its grid");
+        require(encoder.channels > 0, "encoder channel count must be positive");
+        require(inputDim % 4 == 0, "image models need an input width divisible by 4");
+    }
+}
+
+std::string layoutName(Layout layout) {
+    return layout == Layout::Course2021 ? "2021" : "2025";
+}
+
+Layout layoutFromName(const std::string& name) {
+    if (name == "2021")
+        return Layout::Course2021;
+    if (name == "2025")
+        return Layout::Course2025;
+    throw std::invalid_argument("unknown layout '" + name + "' (expected 2021 or 2025)");
+}
+
+std::string memoryKindName(MemoryKind kind) {
+    return kind == MemoryKind::Features ? "features" : "image-grid";
+}
+
+MemoryKind memoryKindFromName(const std::string& name) {
+    if (name == "features")
+        return MemoryKind::Features;
+    if (name == "image-grid")
+        return MemoryKind::ImageGrid;
+    throw std::invalid_argument("unknown memory kind '" + name +
+                                "' (expected features or image-grid)");
+}
+
+} // namespace cl

@@ -1,0 +1,45 @@
+#pragma once
+// Training an image captioning model from scratch on the shapes world (fresh scenes every batch),
+// with AdamW, linear warm-up and cosine decay, loss ignoring <NULL>, atomic checkpoints and resume.
+#include "model/api/config.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cl {
+
+struct TrainProgress {
+    int64_t step = 0, steps = 0;
+    double loss = 0;     // running average of recent steps
+    double stepLoss = 0; // this step's loss
+    double scenesPerSecond = 0;
+    double secondsLeft = 0;
+    double dataMs = 0; // this step's scene generation (rendering, resizing, tokens)
+    double stepMs = 0; // this step's forward, backward, clipping and AdamW update
+};
+
+struct TrainOptions {
+    int64_t steps = 12000;
+    int64_t batch = 32;
+    int64_t heads = 4, layers = 2, width = 128, ffn = 512;
+    int64_t encoderChannels = 64, imageSize = 64, grid = 8;
+    bool position2d = true;
+    uint64_t seed = 1;
+    double lr = 1e-3, weightDecay = 0.01;
+    int64_t warmup = 200;
+    int64_t saveEvery = 500;
+    std::string out;                    // checkpoint written every saveEvery steps and at the end
+    std::string resume;                 // continue from this checkpoint (its options win)
+    std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
+    std::function<void(const TrainProgress&)> onProgress;
+    std::function<std::string(const std::string& checkpoint)> evaluateSnapshot; // JSON or ""
+};
+
+// Returns the final average loss. Throws on bad options or I/O errors.
+double trainShapes(const TrainOptions& options);
+
+// The model config a set of training options describes.
+ModelConfig shapesModelConfig(const TrainOptions& options);
+
+} // namespace cl

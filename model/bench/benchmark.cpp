@@ -1,0 +1,254 @@
+#include "model/api/benchmark.h"
+
+#include "model/api/scene.h"
+#include "model/decode/greedy.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+#include "model/nn/captioning_transformer.h"
+#include "model/shapes/shapes_data.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+namespace cl {
+
+namespace {
+
+torch::Device deviceOf(const std::string& name) {
+    if (name == "cuda") {
+        TORCH_CHECK(torch::cuda::is_available(), "device cuda is not available in this LibTorch");
+        return torch::kCUDA;
+    }
+    return torch::kCPU;
+}
+
+void sync(const torch::Device& d) {
+    if (d.is_cuda())
+        torch::cuda::synchronize();
+}
+
+Vocabulary numberedVocab(int64_t v) {
+    std::vector<std::string> words = {"<NULL>", "<START>", "<END>", "<UNK>"};
+    for (int64_t i = 4; i < v; ++i)
+        words.push_back("w" + std::to_string(i));
+    return Vocabulary(words);
+}
+
+ModelConfig notebookConfig() {
+    ModelConfig c;
+    c.vocabSize = 1004;
+    c.inputDim = 512;
+    c.wordvecDim = 256;
+    c.numHeads = 2;
+    c.numLayers = 2;
+    c.ffnDim = 2048;
+    c.maxLength = 30;
+    return c;
+}
+
+// Bytes of the weight matrices one decode step reads (cached keys/values of the memory aside).
+double stepWeightBytes(const ModelConfig& c) {
+    const double w = c.wordvecDim, f = c.ffnDim;
+    const double perLayer = 4 * w * w + 2 * w * w + 2 * w * f; // self qkv+proj, cross q+proj, FFN
+    return 4.0 * (c.numLayers * perLayer + w * c.vocabSize);
+}
+
+// Time of streaming `bytes` of float weights through a matrix-vector product, per call.
+double gemvFloorMs(double bytes, int64_t width, const torch::Device& d, int runs) {
+    torch::InferenceMode guard;
+    const int64_t rows = static_cast<int64_t>(bytes / 4 / width);
+    auto m = torch::randn({rows, width}, torch::TensorOptions().device(d));
+    auto v = torch::randn({width}, torch::TensorOptions().device(d));
+    return timeIt("gemv", 3, runs,
+                  [&] {
+                      auto r = torch::mv(m, v);
+                      sync(d);
+                  })
+        .medianMs;
+}
+
+// Time of `flops` floating point operations done as one plain GEMM of the model's shapes.
+double gemmFloorMs(double flops, int64_t batch, int64_t width, const torch::Device& d, int runs) {
+    torch::InferenceMode guard;
+    const int64_t n = 2048;
+    auto a = torch::randn({batch, width}, torch::TensorOptions().device(d));
+    auto b = torch::randn({width, n}, torch::TensorOptions().device(d));
+    const double ms = timeIt("gemm", 3, runs, [&] {
+                          auto r = torch::mm(a, b);
+                          sync(d);
+                      }).medianMs;
+    const double rate = 2.0 * batch * width * n / ms; // flops per ms
+    return flops / rate;
+}
+
+} // namespace
+
+BenchFigure timeIt(const std::string& name, int warmup, int runs, const std::function<void()>& fn) {
+    for (int i = 0; i < warmup; ++i)
+        fn();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    BenchFigure f;
+    f.name = name;
+    f.runs = runs;
+    f.medianMs = ms[ms.size() / 2];
+    f.minMs = ms.front();
+    f.maxMs = ms.back();
+    return f;
+}
+
+namespace {
+
+// Feature models: the seed's sample() setting on given rows (same weights and inputs as Python).
+BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                              const torch::Device& d, const BenchOptions& o) {
+    const auto& c = model.config();
+    TORCH_CHECK(o.featureRows >= 64 && int64_t(o.features.size()) == o.featureRows * c.inputDim,
+                "feature models are benchmarked on --features with at least 64 rows of width ",
+                c.inputDim);
+    BenchReport r;
+    r.device = o.device;
+    r.threads = at::get_num_threads();
+    DecodeOptions opt;
+    opt.maxLength = o.tokens;
+    opt.stopAtEnd = false;
+    torch::InferenceMode guard;
+    const auto all =
+        torch::from_blob(const_cast<float*>(o.features.data()), {o.featureRows, c.inputDim}).to(d);
+    for (int64_t batch : {1, 64}) {
+        const auto x = all.narrow(0, 0, batch);
+        auto cached = timeIt("cached decode, batch " + std::to_string(batch), 2, o.runs, [&] {
+            greedyDecode(model, model.memory(x), vocab, opt);
+            sync(d);
+        });
+        auto full = timeIt("full re-run (seed sample()), batch " + std::to_string(batch), 1,
+                           std::max(3, o.runs / 4), [&] {
+                               greedyDecodeFullRerun(model, model.memory(x), vocab, opt);
+                               sync(d);
+                           });
+        const double bytes = stepWeightBytes(c);
+        cached.floorMs = batch == 1 ? o.tokens * gemvFloorMs(bytes, c.wordvecDim, d, o.runs)
+                                    : gemmFloorMs(2.0 * bytes / 4 * batch * o.tokens, batch,
+                                                  c.wordvecDim, d, o.runs);
+        r.figures.push_back(cached);
+        r.figures.push_back(full);
+    }
+    return r;
+}
+
+} // namespace
+
+BenchReport benchNotebook(const BenchOptions& given) {
+    const auto d = deviceOf(given.device);
+    const auto c = notebookConfig();
+    const auto vocab = numberedVocab(c.vocabSize);
+    torch::manual_seed(0);
+    CaptioningTransformer model(c, vocab.nullId());
+    model->eval();
+    model->to(d);
+    BenchOptions o = given; // 64 random feature rows
+    o.featureRows = 64;
+    const auto rows = torch::randn({64, c.inputDim});
+    o.features.assign(rows.data_ptr<float>(), rows.data_ptr<float>() + rows.numel());
+    auto r = benchFeatureModel(*model, vocab, d, o);
+    r.title = "notebook configuration (W=256, H=2, 2 layers, V=1004, D=512), " +
+              std::to_string(o.tokens) + " tokens, random weights";
+    return r;
+}
+
+BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
+    const auto d = deviceOf(o.device);
+    const Checkpoint ck = readCheckpoint(path);
+    const Vocabulary vocab(ck.vocab);
+    auto model = buildModel(ck, vocab.nullId());
+    model->to(d);
+    const auto& c = ck.config;
+    if (c.memory == MemoryKind::Features) {
+        auto r = benchFeatureModel(*model, vocab, d, o);
+        r.title = path + " (feature input, " + std::to_string(o.tokens) + " tokens)";
+        return r;
+    }
+    BenchReport r;
+    r.title = path + " (" + std::to_string(c.numLayers) + " layers x " +
+              std::to_string(c.numHeads) + " heads, W=" + std::to_string(c.wordvecDim) + ", " +
+              std::to_string(c.encoder.grid) + "x" + std::to_string(c.encoder.grid) + " grid)";
+    r.device = o.device;
+    r.threads = at::get_num_threads();
+    const Scene scene = generateScene(3);
+    torch::InferenceMode guard;
+    r.figures.push_back(timeIt("preprocess 128x128 image", 3, o.runs, [&] {
+        preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize);
+    }));
+    const auto image = preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize).to(d);
+    r.figures.push_back(timeIt("encoder", 3, o.runs, [&] {
+        model->encode(image);
+        sync(d);
+    }));
+    DecodeOptions opt;
+    opt.maxLength = c.maxLength;
+    r.figures.push_back(timeIt("caption + all attention maps (cached)", 3, o.runs, [&] {
+        greedyDecode(*model, model->memory(model->encode(image)), vocab, opt);
+        sync(d);
+    }));
+    r.figures.push_back(timeIt("same, full re-run like sample()", 2, o.runs, [&] {
+        greedyDecodeFullRerun(*model, model->memory(model->encode(image)), vocab, opt);
+        sync(d);
+    }));
+    for (int64_t batch : {1, 8, 64}) {
+        std::vector<uint64_t> seeds;
+        for (int64_t i = 0; i < batch; ++i)
+            seeds.push_back(static_cast<uint64_t>(i));
+        const auto images = shapesBatch(seeds, c.encoder.imageSize, vocab).images.to(d);
+        auto f =
+            timeIt("batch " + std::to_string(batch) + " captions", 1, std::max(3, o.runs / 4), [&] {
+                greedyDecode(*model, model->memory(model->encode(images)), vocab, opt);
+                sync(d);
+            });
+        f.name += " (" + std::to_string(int(batch * 1000.0 / f.medianMs)) + " images/s)";
+        r.figures.push_back(f);
+    }
+    return r;
+}
+
+std::string BenchReport::toText() const {
+    std::ostringstream out;
+    out << title << "\ndevice " << device << ", " << threads << " thread(s)\n";
+    char line[256];
+    for (const auto& f : figures) {
+        std::snprintf(line, sizeof line, "  %-52s median %8.2f ms  (min %.2f, max %.2f, %d runs)",
+                      f.name.c_str(), f.medianMs, f.minMs, f.maxMs, f.runs);
+        out << line;
+        if (f.floorMs > 0) {
+            std::snprintf(line, sizeof line, "  floor %.2f ms, %.2fx", f.floorMs,
+                          f.medianMs / f.floorMs);
+            out << line;
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string BenchReport::toJson() const {
+    std::ostringstream j;
+    j << "{\"title\": \"" << title << "\", \"device\": \"" << device
+      << "\", \"threads\": " << threads << ", \"figures\": [";
+    for (size_t i = 0; i < figures.size(); ++i) {
+        const auto& f = figures[i];
+        j << (i ? ", " : "") << "{\"name\": \"" << f.name << "\", \"median_ms\": " << f.medianMs
+          << ", \"min_ms\": " << f.minMs << ", \"max_ms\": " << f.maxMs << ", \"runs\": " << f.runs
+          << ", \"floor_ms\": " << f.floorMs << "}";
+    }
+    j << "]}";
+    return j.str();
+}
+
+} // namespace cl

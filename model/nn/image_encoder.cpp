@@ -1,0 +1,86 @@
+#include "model/nn/image_encoder.h"
+
+#include "model/nn/positional_encoding.h"
+
+namespace cl {
+
+namespace {
+torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride) {
+    return torch::nn::Conv2d(
+        torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding(kernel / 2));
+}
+} // namespace
+
+torch::Tensor positionCode2d(int64_t grid, int64_t width) {
+    const auto half = width / 2;
+    auto table = sinusoidalTable(grid, half); // (grid, D/2)
+    auto rows = table.unsqueeze(1).expand({grid, grid, half});
+    auto cols = table.unsqueeze(0).expand({grid, grid, half});
+    return torch::cat({rows, cols}, -1).reshape({grid * grid, width});
+}
+
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side) {
+    TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
+    const auto bytes =
+        torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
+    torch::Tensor x;
+    constexpr int64_t kBandedPixels = 4'000'000; // below this, one pooling call is cheapest
+    if (height >= side && width >= side && height * width <= kBandedPixels) {
+        x = torch::adaptive_avg_pool2d(bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
+                                       {side, side});
+    } else if (height >= side && width >= side) {
+        // Area averaging one output row at a time: output row i averages exactly the input rows
+        // [floor(i H / S), ceil((i + 1) H / S)), as adaptive pooling over the whole image does,
+        // so only one band is ever converted to float (a 60-megapixel photo would need 700 MB).
+        std::vector<torch::Tensor> rows;
+        for (int64_t i = 0; i < side; ++i) {
+            const int64_t y0 = i * height / side, y1 = ((i + 1) * height + side - 1) / side;
+            auto band = bytes.narrow(0, y0, y1 - y0)
+                            .permute({2, 0, 1})
+                            .unsqueeze(0)
+                            .to(torch::kFloat); // (1, 3, rows, W)
+            rows.push_back(torch::adaptive_avg_pool2d(band, {1, side}));
+        }
+        x = torch::cat(rows, 2); // (1, 3, S, S)
+    } else {
+        x = bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat); // (1, 3, H, W)
+        namespace F = torch::nn::functional;
+        x = F::interpolate(x, F::InterpolateFuncOptions()
+                                  .size(std::vector<int64_t>{side, side})
+                                  .mode(torch::kBilinear)
+                                  .align_corners(false));
+    }
+    return (x / 255.0 - 0.5) / 0.5;
+}
+
+ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
+    : m_usePosition(c.position2d) {
+    const auto ch = c.channels;
+    // Every convolution but the last two halves the resolution: imageSize -> grid.
+    const bool stemDown = c.imageSize > c.grid;
+    stem = register_module("stem", conv(3, ch / 2, 3, stemDown ? 2 : 1));
+    down = register_module("down", torch::nn::ModuleList());
+    int64_t in = ch / 2;
+    for (int64_t side = stemDown ? c.imageSize / 2 : c.imageSize; side > c.grid; side /= 2) {
+        TORCH_CHECK(side % 2 == 0, "encoder image size ", c.imageSize,
+                    " is not the grid times a power of two");
+        down->push_back(conv(in, ch, 3, 2));
+        in = ch;
+    }
+    mix = register_module("mix", conv(in, ch, 3, 1));
+    out = register_module("out", conv(ch, outDim, 1, 1));
+    pos2d = register_buffer("pos2d", positionCode2d(c.grid, outDim));
+}
+
+torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images) {
+    auto x = torch::relu(stem(images));
+    for (const auto& layer : *down)
+        x = torch::relu(layer->as<torch::nn::Conv2d>()->forward(x));
+    x = out(torch::relu(mix(x)));     // (N, D, g, g)
+    x = x.flatten(2).transpose(1, 2); // (N, g*g, D)
+    if (m_usePosition && m_positionOn)
+        x = x + pos2d;
+    return x;
+}
+
+} // namespace cl

@@ -1,0 +1,37 @@
+#pragma once
+// Our image encoder (not in the course): a small CNN whose output is a grid of feature tokens with
+// a fixed 2D sinusoidal position code, so the seed decoder's cross-attention becomes spatial.
+#include "model/api/config.h"
+
+#include <torch/torch.h>
+
+namespace cl {
+
+// Fixed 2D code (grid*grid, D): first D/2 channels encode the row, the rest the column, each with
+// the seed's 1D sinusoidal table of width D/2.
+torch::Tensor positionCode2d(int64_t grid, int64_t width);
+
+// RGB bytes (H, W, 3) row-major -> normalised (1, 3, S, S) float: area-averaged when shrinking,
+// bilinear when growing, then (x / 255 - 0.5) / 0.5.
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side);
+
+class ImageEncoderImpl : public torch::nn::Module {
+  public:
+    ImageEncoderImpl(const EncoderConfig& config, int64_t outDim);
+
+    // images (N, 3, S, S) -> features (N, grid*grid, D)
+    torch::Tensor forward(const torch::Tensor& images);
+
+    void setPositionEnabled(bool on) { m_positionOn = on; }
+
+    torch::nn::Conv2d stem{nullptr}, mix{nullptr}, out{nullptr};
+    torch::nn::ModuleList down{nullptr};
+    torch::Tensor pos2d;
+
+  private:
+    bool m_positionOn = true;
+    bool m_usePosition;
+};
+TORCH_MODULE(ImageEncoder);
+
+} // namespace cl

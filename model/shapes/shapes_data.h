@@ -1,0 +1,22 @@
+#pragma once
+// Batches of the shapes world for training and evaluation: images as model input and captions
+// as token ids. Held-out evaluation scenes use seeds below kTrainSeedBase; training never does.
+#include "model/api/scene.h"
+#include "model/api/vocabulary.h"
+
+#include <torch/torch.h>
+
+namespace cl {
+
+inline constexpr uint64_t kTrainSeedBase = 1000000000ULL;
+
+struct ShapesBatch {
+    torch::Tensor images;   // (N, 3, S, S) normalised
+    torch::Tensor captions; // (N, T) <START> words <END> <NULL>...
+};
+
+// Scenes seeds[0..n) rendered at 128 px, resized to `imageSize`, with canonical captions.
+ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
+                        const Vocabulary& vocab);
+
+} // namespace cl

@@ -1,0 +1,83 @@
+#include "ui/imaging/image_loader.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QPainter>
+
+namespace cl {
+
+namespace {
+constexpr int kAllocationLimitMiB = 256;
+}
+
+LoadedImage fromQImage(const QImage& source) {
+    LoadedImage out;
+    if (source.isNull() || source.width() <= 0 || source.height() <= 0) {
+        out.error = QStringLiteral("the image has no pixels");
+        return out;
+    }
+    QImage rgb;
+    if (source.hasAlphaChannel()) {
+        rgb = QImage(source.size(), QImage::Format_RGB888);
+        rgb.fill(Qt::white); // transparent pixels show as white, as in any viewer
+        QPainter p(&rgb);
+        p.drawImage(0, 0, source.convertToFormat(QImage::Format_ARGB32_Premultiplied));
+    } else {
+        rgb = source.convertToFormat(QImage::Format_RGB888); // one copy, no compositing
+    }
+    out.image = rgb;
+    out.rgb.width = rgb.width();
+    out.rgb.height = rgb.height();
+    out.rgb.pixels.resize(static_cast<size_t>(rgb.width()) * rgb.height() * 3);
+    for (int y = 0; y < rgb.height(); ++y)
+        std::copy_n(rgb.constScanLine(y), rgb.width() * 3,
+                    out.rgb.pixels.begin() + static_cast<long>(y) * rgb.width() * 3);
+    return out;
+}
+
+LoadedImage loadImage(const QString& path) {
+    QImageReader::setAllocationLimit(kAllocationLimitMiB);
+    LoadedImage out;
+    if (!QFileInfo(path).isFile()) {
+        out.error = QStringLiteral("cannot open %1: no such file").arg(path);
+        return out;
+    }
+    QImageReader reader(path);
+    reader.setAutoTransform(true);
+    QImage image = reader.read();
+    if (image.isNull()) {
+        out.error = QStringLiteral("cannot read image %1: %2").arg(path, reader.errorString());
+        return out;
+    }
+    out = fromQImage(image);
+    if (!out.ok())
+        out.error = path + QStringLiteral(": ") + out.error;
+    return out;
+}
+
+LoadedImage loadImageData(const QByteArray& bytes) {
+    QImageReader::setAllocationLimit(kAllocationLimitMiB);
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    reader.setAutoTransform(true);
+    const QImage image = reader.read();
+    if (image.isNull()) {
+        LoadedImage out;
+        out.error = QStringLiteral("cannot read image: %1").arg(reader.errorString());
+        return out;
+    }
+    return fromQImage(image);
+}
+
+QImage toQImage(const RgbImage& rgb) {
+    QImage img(static_cast<int>(rgb.width), static_cast<int>(rgb.height), QImage::Format_RGB888);
+    for (int y = 0; y < img.height(); ++y)
+        std::copy_n(rgb.pixels.begin() + static_cast<long>(y) * img.width() * 3, img.width() * 3,
+                    img.scanLine(y));
+    return img;
+}
+
+} // namespace cl

@@ -1,0 +1,101 @@
+#include "ui/math/attention_math.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cl::ui {
+
+std::vector<float> selfMatrix(const CaptionTrace& tr, int layer, int head) {
+    const int t = static_cast<int>(tr.steps.size());
+    std::vector<float> m(size_t(t) * t, std::numeric_limits<float>::quiet_NaN());
+    for (int q = 0; q < t; ++q)
+        for (int k = 0; k <= q; ++k) {
+            if (head >= 0) {
+                m[size_t(q) * t + k] = tr.selfWeight(layer, head, q, k);
+                continue;
+            }
+            float sum = 0;
+            for (int h = 0; h < tr.heads; ++h)
+                sum += tr.selfWeight(layer, h, q, k);
+            m[size_t(q) * t + k] = sum / tr.heads;
+        }
+    return m;
+}
+
+std::vector<float> crossRow(const CaptionTrace& tr, int layer, int head, int step) {
+    if (step < 0 || step >= int(tr.steps.size()))
+        return {};
+    if (head >= 0)
+        return tr.crossRow(layer, head, step);
+    std::vector<float> avg(size_t(tr.memoryTokens), 0.f);
+    for (int h = 0; h < tr.heads; ++h) {
+        const auto row = tr.crossRow(layer, h, step);
+        for (size_t i = 0; i < row.size(); ++i)
+            avg[i] += row[i] / tr.heads;
+    }
+    return avg;
+}
+
+double meanEntropyBits(const std::vector<float>& m, int rows, int cols) {
+    if (rows <= 0)
+        return 0;
+    double total = 0;
+    for (int r = 0; r < rows; ++r) {
+        double h = 0;
+        for (int c = 0; c < cols; ++c) {
+            const double p = m[size_t(r) * cols + c];
+            if (std::isfinite(p) && p > 0)
+                h -= p * std::log2(p);
+        }
+        total += h;
+    }
+    return total / rows;
+}
+
+double crossEntropyBits(const CaptionTrace& tr, int layer, int head) {
+    std::vector<float> all;
+    for (int t = 0; t < int(tr.steps.size()); ++t) {
+        const auto row = crossRow(tr, layer, head, t);
+        all.insert(all.end(), row.begin(), row.end());
+    }
+    return meanEntropyBits(all, int(tr.steps.size()), int(tr.memoryTokens));
+}
+
+Focus mostFocused(const CaptionTrace& tr) {
+    Focus best{0, int(tr.layers) - 1};
+    float peak = -1;
+    if (tr.memoryTokens <= 1)
+        return best;
+    for (int t = 0; t < int(tr.steps.size()); ++t)
+        for (int l = 0; l < tr.layers; ++l) {
+            const auto row = crossRow(tr, l, -1, t);
+            const float m = *std::max_element(row.begin(), row.end());
+            if (m > peak) {
+                peak = m;
+                best = {t, l};
+            }
+        }
+    return best;
+}
+
+QStringList inputTokens(const CaptionTrace& tr) {
+    QStringList out{"<START>"};
+    for (size_t i = 0; i + 1 < tr.steps.size(); ++i)
+        out << QString::fromStdString(tr.steps[i].token);
+    return out;
+}
+
+QStringList outputTokens(const CaptionTrace& tr) {
+    QStringList out;
+    for (const auto& s : tr.steps)
+        out << QString::fromStdString(s.token);
+    return out;
+}
+
+QString headName(int layer, int head) {
+    return head < 0 ? QStringLiteral("L%1 avg").arg(layer + 1)
+                    : QStringLiteral("L%1 H%2").arg(layer + 1).arg(head + 1);
+}
+
+} // namespace cl::ui

@@ -1,0 +1,56 @@
+#pragma once
+// Every attention head at once. Top: the masked self-attention of each (layer, head) as
+// thumbnails (bertviz's model view) and the selected one large, with hover read-out and entropy.
+// Bottom: the selected word's cross-attention over the image for every (layer, head), and the
+// selected head's map for every word of the caption.
+#include "ui/panels/caption_view.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QGridLayout;
+class QLabel;
+class QStackedWidget;
+
+namespace cl::ui {
+
+class AttentionTile;
+class HeatmapPlot;
+class Selection;
+
+class AttentionPanel final : public QWidget {
+    Q_OBJECT
+  public:
+    AttentionPanel(Selection* selection, QWidget* parent = nullptr);
+    void setView(const CaptionView& view);
+
+    int thumbnailCount() const { return static_cast<int>(m_thumbs.size()); }
+    HeatmapPlot* thumbnail(int layer, int head) const; // head -1: the average column
+    HeatmapPlot* largePlot() const { return m_large; }
+    int crossTileCount() const { return static_cast<int>(m_crossTiles.size()); }
+    int stripTileCount() const { return static_cast<int>(m_stripTiles.size()); }
+    // The selected (layer, head)'s self-attention matrix as CSV (rows: queries).
+    QString selectedMatrixCsv() const;
+
+  private:
+    void rebuild();
+    void refresh();
+    void clearGrid(QGridLayout* grid);
+
+    Selection* m_selection;
+    CaptionView m_view;
+    QGridLayout* m_thumbGrid;
+    QGridLayout* m_crossGrid;
+    QGridLayout* m_stripGrid;
+    HeatmapPlot* m_large;
+    QCheckBox* m_autoContrast;
+    QLabel* m_crossTitle;
+    QLabel* m_stripTitle;
+    QStackedWidget* m_crossStack;
+    std::vector<HeatmapPlot*> m_thumbs;       // [layer * (heads + 1) + head + 1]
+    std::vector<AttentionTile*> m_crossTiles; // same indexing
+    std::vector<AttentionTile*> m_stripTiles; // one per step
+    int m_builtLayers = -1, m_builtHeads = -1, m_builtSteps = -1;
+};
+
+} // namespace cl::ui

@@ -1,0 +1,171 @@
+#include "ui/panels/caption_panel.h"
+
+#include "ui/math/attention_math.h"
+#include "ui/panels/selection.h"
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/word_chips.h"
+
+#include <QCheckBox>
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+namespace cl::ui {
+
+CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
+    : QWidget(parent), m_selection(selection) {
+    m_image = new AttentionTile(this);
+    m_image->setMinimumSize(320, 340);
+    m_chips = new WordChips(this);
+    m_caption = new QLabel(this);
+    m_caption->setWordWrap(true);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = m_caption->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    big.setBold(true);
+    m_caption->setFont(big);
+    m_modelLine = new QLabel(this);
+    m_modelLine->setWordWrap(true);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    m_layer = new QComboBox(this);
+    m_head = new QComboBox(this);
+    m_opacity = new QSlider(Qt::Horizontal, this);
+    m_opacity->setRange(0, 100);
+    m_opacity->setValue(int(selection->opacity() * 100));
+    m_autoContrast = new QCheckBox(tr("Auto contrast"), this);
+    m_autoContrast->setToolTip(tr("Colour range = the map's own min..max instead of 0..1"));
+    m_scalePlot = new QCustomPlot(this);
+    m_scalePlot->plotLayout()->clear();
+    m_scale = new QCPColorScale(m_scalePlot);
+    m_scale->setType(QCPAxis::atBottom);
+    m_scale->setGradient(viridisGradient());
+    m_scale->axis()->setLabel(tr("attention weight"));
+    m_scale->axis()->ticker()->setTickCount(4);
+    m_scalePlot->plotLayout()->addElement(0, 0, m_scale);
+    m_scalePlot->setFixedHeight(70);
+    m_scalePlot->setMinimumWidth(220);
+
+    auto* controls = new QFormLayout;
+    controls->addRow(tr("Layer"), m_layer);
+    controls->addRow(tr("Head"), m_head);
+    controls->addRow(tr("Opacity"), m_opacity);
+    auto* side = new QVBoxLayout;
+    side->addLayout(controls);
+    side->addWidget(m_autoContrast);
+    side->addWidget(m_scalePlot);
+    side->addWidget(m_note);
+    side->addStretch();
+    side->addWidget(m_modelLine);
+    auto* body = new QHBoxLayout;
+    body->addWidget(m_image, 3);
+    body->addLayout(side, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_caption);
+    layout->addWidget(
+        new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
+    layout->addWidget(m_chips);
+    layout->addLayout(body, 1);
+
+    // An explicit minimum: otherwise the wrapping labels ask for their height at the narrowest
+    // width and the window grows past 800 px.
+    setMinimumSize(640, 480);
+    connect(m_chips, &WordChips::wordClicked, m_selection, &Selection::setStep);
+    connect(m_chips, &WordChips::wordHovered, this, [this](int i) {
+        m_hover = i;
+        refresh();
+    });
+    connect(m_layer, &QComboBox::activated, this, [this](int i) { m_selection->setLayer(i); });
+    connect(m_head, &QComboBox::activated, this, [this](int i) { m_selection->setHead(i - 1); });
+    connect(m_opacity, &QSlider::valueChanged, this,
+            [this](int v) { m_selection->setOpacity(v / 100.0); });
+    connect(m_autoContrast, &QCheckBox::toggled, m_selection, &Selection::setAutoContrast);
+    connect(m_selection, &Selection::changed, this, &CaptionPanel::refresh);
+}
+
+QString CaptionPanel::captionText() const {
+    return m_caption->text();
+}
+
+void CaptionPanel::rebuildHeadChoices() {
+    m_layer->clear();
+    m_head->clear();
+    for (int l = 0; l < m_view.trace.layers; ++l)
+        m_layer->addItem(tr("Layer %1").arg(l + 1));
+    m_head->addItem(tr("Average of all heads"));
+    for (int h = 0; h < m_view.trace.heads; ++h)
+        m_head->addItem(tr("Head %1").arg(h + 1));
+}
+
+void CaptionPanel::setView(const CaptionView& view) {
+    const bool shapeChanged =
+        view.trace.layers != m_view.trace.layers || view.trace.heads != m_view.trace.heads;
+    m_view = view;
+    m_hover = -1;
+    if (shapeChanged || m_layer->count() == 0)
+        rebuildHeadChoices();
+    std::vector<float> probs;
+    for (const auto& s : view.trace.steps)
+        probs.push_back(s.prob);
+    m_chips->setWords(outputTokens(view.trace), probs);
+    m_caption->setText(QString::fromStdString(view.trace.text()));
+    const auto& c = view.model.config;
+    m_modelLine->setText(tr("<b>Model</b> %1<br>%2 layers × %3 heads, width %4, %5, vocabulary %6")
+                             .arg(QFileInfo(QString::fromStdString(view.model.path)).fileName())
+                             .arg(c.numLayers)
+                             .arg(c.numHeads)
+                             .arg(c.wordvecDim)
+                             .arg(c.memory == MemoryKind::ImageGrid
+                                      ? tr("image grid %1×%1").arg(c.encoder.grid)
+                                      : tr("one feature token"))
+                             .arg(c.vocabSize));
+    m_note->setText(view.hasSpatialMemory()
+                        ? QString()
+                        : tr("This model reads one feature vector (one memory token): its "
+                             "cross-attention is trivially 1.0, so there is no map to draw."));
+    refresh();
+}
+
+void CaptionPanel::refresh() {
+    if (!m_view.valid())
+        return;
+    m_layer->setCurrentIndex(m_selection->layer());
+    m_head->setCurrentIndex(m_selection->head() + 1);
+    m_autoContrast->setChecked(m_selection->autoContrast());
+    m_chips->setSelected(m_selection->step());
+    const int last = int(m_view.trace.steps.size()) - 1;
+    showStep(std::clamp(m_hover >= 0 ? m_hover : m_selection->step(), 0, last));
+}
+
+void CaptionPanel::showStep(int step) {
+    if (!m_view.hasSpatialMemory()) {
+        m_image->setContent(m_view.image, {}, 0, 0, {}, m_view.imageName);
+        return;
+    }
+    const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
+    const auto range = colourRange(row, m_selection->autoContrast());
+    const QString word = QString::fromStdString(m_view.trace.steps.at(step).token);
+    m_image->setContent(
+        m_view.image, row, int(m_view.trace.gridSide), m_selection->opacity(), range,
+        tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));
+    m_scale->setDataRange(QCPRange(range.lower, range.upper));
+    m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CaptionPanel::setPresenterFonts(bool large) {
+    QFont f = font();
+    f.setPointSizeF(large ? 16 : QApplication::font().pointSizeF());
+    setFont(f);
+    QFont caption = f;
+    caption.setPointSizeF(f.pointSizeF() * 1.5);
+    m_caption->setFont(caption);
+}
+
+} // namespace cl::ui

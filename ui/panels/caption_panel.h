@@ -1,0 +1,52 @@
+#pragma once
+// The image and its caption: word chips, and the selected word's cross-attention over the image
+// for a chosen layer and head (or the head average), with opacity and a colour scale.
+#include "ui/panels/caption_view.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QCheckBox;
+class QCustomPlot;
+class QCPColorScale;
+
+namespace cl::ui {
+
+class AttentionTile;
+class Selection;
+class WordChips;
+
+class CaptionPanel final : public QWidget {
+    Q_OBJECT
+  public:
+    CaptionPanel(Selection* selection, QWidget* parent = nullptr);
+    void setView(const CaptionView& view);
+    WordChips* chips() const { return m_chips; }
+    AttentionTile* imageTile() const { return m_image; }
+    QString captionText() const;
+    void setPresenterFonts(bool large);
+
+  private:
+    void refresh();
+    void showStep(int step);
+    void rebuildHeadChoices();
+
+    Selection* m_selection;
+    CaptionView m_view;
+    AttentionTile* m_image;
+    WordChips* m_chips;
+    QLabel* m_caption;
+    QLabel* m_modelLine;
+    QLabel* m_note;
+    QComboBox* m_layer;
+    QComboBox* m_head;
+    QSlider* m_opacity;
+    QCheckBox* m_autoContrast;
+    QCustomPlot* m_scalePlot;
+    QCPColorScale* m_scale;
+    int m_hover = -1;
+};
+
+} // namespace cl::ui

@@ -1,0 +1,19 @@
+#pragma once
+// Everything a caption panel shows: the image, the decode trace, and the model that made it.
+#include "model/api/captioner.h"
+
+#include <QImage>
+#include <QString>
+
+namespace cl::ui {
+
+struct CaptionView {
+    QImage image; // empty for feature-input models
+    QString imageName;
+    CaptionTrace trace;
+    ModelInfo model;
+    bool valid() const { return !trace.steps.empty(); }
+    bool hasSpatialMemory() const { return trace.gridSide > 0 && !image.isNull(); }
+};
+
+} // namespace cl::ui

@@ -1,0 +1,246 @@
+#include "ui/panels/compare_panel.h"
+
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/heatmap_plot.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSlider>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cl::ui {
+
+ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
+    buildControls();
+    auto* controls = new QWidget(this);
+    auto* left = new QVBoxLayout(controls);
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(new QLabel(tr("Checkpoints to compare (two or more):")));
+    left->addWidget(m_list, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_remove);
+    left->addLayout(buttons);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Model &A:"), m_pickA);
+    form->addRow(tr("Model &B:"), m_pickB);
+    form->addRow(tr("Attention:"), m_kindBox);
+    form->addRow(tr("Head of A:"), m_headBoxA);
+    form->addRow(tr("Head of B:"), m_headBoxB);
+    auto* stepRow = new QHBoxLayout;
+    stepRow->addWidget(m_stepSlider, 1);
+    stepRow->addWidget(m_stepLabel);
+    form->addRow(tr("Word of A:"), stepRow);
+    left->addLayout(form);
+    left->addWidget(m_note);
+    controls->setMaximumWidth(290);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(controls);
+    layout->addWidget(buildResults(), 1);
+    refresh();
+}
+
+void ComparePanel::buildControls() {
+    m_list = new QListWidget(this);
+    m_list->setToolTip(tr("The first checkpoint is model A unless you pick another below."));
+    m_add = new QPushButton(tr("Add checkpoint…"), this);
+    m_remove = new QPushButton(tr("Remove"), this);
+    m_pickA = new QComboBox(this);
+    m_pickB = new QComboBox(this);
+    m_kindBox = new QComboBox(this);
+    m_kindBox->addItems({tr("Cross-attention (image)"), tr("Self-attention (words)")});
+    m_headBoxA = new QComboBox(this);
+    m_headBoxB = new QComboBox(this);
+    m_stepSlider = new QSlider(Qt::Horizontal, this);
+    m_stepLabel = new QLabel(this);
+    m_stepLabel->setMinimumWidth(80);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_add, &QPushButton::clicked, this, &ComparePanel::addRequested);
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        delete m_list->takeItem(m_list->currentRow());
+        emit pathsChanged();
+    });
+    auto pick = [this](QComboBox* box, int* target) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this, target](int i) {
+            if (!m_filling && i >= 0) {
+                *target = i;
+                refresh();
+            }
+        });
+    };
+    pick(m_pickA, &m_a);
+    pick(m_pickB, &m_b);
+    pick(m_headBoxA, &m_headA);
+    pick(m_headBoxB, &m_headB);
+    connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!m_filling)
+            setAttentionKind(i == 0 ? AttentionKind::Cross : AttentionKind::Self);
+    });
+    connect(m_stepSlider, &QSlider::valueChanged, this, [this](int v) {
+        if (!m_filling)
+            setStep(v);
+    });
+}
+
+QWidget* ComparePanel::buildResults() {
+    m_captions = new QLabel(this);
+    m_captions->setWordWrap(true);
+    m_captions->setTextFormat(Qt::RichText);
+    m_captions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table = new QTableWidget(this);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setMinimumWidth(400); // both captions' words and probabilities, no scrolling
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { setStep(row); });
+    m_tileA = new AttentionTile(this);
+    m_tileB = new AttentionTile(this);
+    m_tileDiff = new AttentionTile(this);
+    m_tileDiff->setToolTip(tr("Red: model A attends more here; blue: model B does. The title "
+                              "gives the Jensen-Shannon divergence of the two rows, in bits "
+                              "(0 = identical, 1 = disjoint)."));
+    auto* tiles = new QWidget(this);
+    auto* tileRow = new QHBoxLayout(tiles);
+    for (auto* t : {m_tileA, m_tileB, m_tileDiff})
+        tileRow->addWidget(t, 1);
+    m_selfPlot = new HeatmapPlot(HeatmapPlot::Style::Full, this);
+    m_selfPlot->setAxisLabels(tr("key (input token)"), tr("model"));
+    m_maps = new QStackedWidget(this);
+    m_maps->addWidget(tiles);
+    m_maps->addWidget(m_selfPlot);
+    m_jsd = new HeatmapPlot(HeatmapPlot::Style::Full, this);
+    m_jsd->setScaleLabel(tr("JSD (bits)"));
+    m_jsd->setAxisLabels(tr("head of B"), tr("head of A"));
+    m_jsd->setMinimumHeight(200);
+    auto hovered = std::make_shared<std::pair<int, int>>(-1, -1);
+    connect(m_jsd, &HeatmapPlot::cellHovered, this, [hovered](int r, int c) { *hovered = {r, c}; });
+    connect(m_jsd, &HeatmapPlot::clicked, this, [this, hovered] {
+        if (hovered->first >= 0)
+            setHeadPair(hovered->first, hovered->second);
+    });
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_maps);
+    right->addWidget(m_jsd);
+    right->setSizes({330, 260});
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(right);
+    split->setSizes({470, 520});
+    auto* box = new QWidget(this);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(m_captions);
+    v->addWidget(split, 1);
+    return box;
+}
+
+QStringList ComparePanel::paths() const {
+    QStringList out;
+    for (int i = 0; i < m_list->count(); ++i)
+        out << m_list->item(i)->data(Qt::UserRole).toString();
+    return out;
+}
+
+void ComparePanel::setPaths(const QStringList& paths) {
+    m_list->clear();
+    addPaths(paths);
+}
+
+void ComparePanel::addPaths(const QStringList& paths) {
+    for (const QString& p : paths) {
+        auto* item = new QListWidgetItem(QFileInfo(p).fileName(), m_list);
+        item->setData(Qt::UserRole, p);
+        item->setToolTip(p);
+    }
+    emit pathsChanged();
+}
+
+void ComparePanel::setResult(const CompareResult& result, const QImage& image) {
+    m_result = result;
+    m_image = image;
+    const int n = int(result.paths.size());
+    if (m_a >= n)
+        m_a = 0;
+    if (m_b >= n || (m_b == m_a && n > 1))
+        m_b = m_a == 0 ? std::min(1, n - 1) : 0;
+    // Open on the first word where the two captions part ways: the interesting one.
+    if (pairReady()) {
+        const auto marks = diffWords(traceA().words(), m_result.runs[size_t(m_b)].own.words());
+        const auto first = std::find(marks.first.begin(), marks.first.end(), true);
+        if (first != marks.first.end())
+            m_step = int(first - marks.first.begin());
+    }
+    refresh();
+}
+
+void ComparePanel::setPair(int a, int b) {
+    m_a = a;
+    m_b = b;
+    refresh();
+}
+
+void ComparePanel::setHeadPair(int headA, int headB) {
+    m_headA = headA;
+    m_headB = headB;
+    refresh();
+}
+
+void ComparePanel::setStep(int step) {
+    m_step = step;
+    refresh();
+}
+
+void ComparePanel::setAttentionKind(AttentionKind kind) {
+    m_kind = kind;
+    refresh();
+}
+
+bool ComparePanel::pairReady() const {
+    const int n = int(m_result.paths.size());
+    return m_a >= 0 && m_b >= 0 && m_a < n && m_b < n && m_result.ok(m_a) && m_result.ok(m_b) &&
+           !traceA().steps.empty() && !traceB().steps.empty();
+}
+
+const CaptionTrace& ComparePanel::traceA() const {
+    return m_result.runs[size_t(m_a)].own;
+}
+
+const CaptionTrace& ComparePanel::traceB() const {
+    return m_result.runs[size_t(m_b)].forced[size_t(m_a)];
+}
+
+void ComparePanel::refresh() {
+    m_filling = true;
+    for (QComboBox* box : {m_pickA, m_pickB}) {
+        box->clear();
+        for (int i = 0; i < m_result.paths.size(); ++i)
+            box->addItem(QFileInfo(m_result.paths[i]).fileName());
+    }
+    m_pickA->setCurrentIndex(m_a);
+    m_pickB->setCurrentIndex(m_b);
+    m_kindBox->setCurrentIndex(m_kind == AttentionKind::Cross ? 0 : 1);
+    m_remove->setEnabled(m_list->count() > 0);
+    fillHeads();
+    fillCaptions();
+    fillTable();
+    fillAttention();
+    fillNote();
+    m_filling = false;
+}
+
+} // namespace cl::ui

@@ -1,0 +1,92 @@
+#pragma once
+// Compare checkpoints on the image on screen: every model's caption with its differences marked,
+// each model's teacher-forced probability of the other's words, and for a chosen head pair the
+// two attention maps, their difference and the Jensen-Shannon divergence of every head pair.
+// Model A is the reference: attention is compared on A's caption (B teacher-forced on it).
+#include "ui/math/colormap.h"
+#include "ui/window/requests.h"
+
+#include <QImage>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSlider;
+class QStackedWidget;
+class QTableWidget;
+
+namespace cl::ui {
+
+class AttentionTile;
+class HeatmapPlot;
+
+class ComparePanel final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ComparePanel(QWidget* parent = nullptr);
+
+    QStringList paths() const;
+    void setPaths(const QStringList& paths);
+    void addPaths(const QStringList& paths);
+    // The comparison of the current input arrived (image: empty for feature models).
+    void setResult(const CompareResult& result, const QImage& image);
+    const CompareResult& result() const { return m_result; }
+
+    // The pair and head under comparison (indices into paths(); heads as layer * H + head).
+    void setPair(int a, int b);
+    void setHeadPair(int headA, int headB);
+    void setStep(int step);
+    void setAttentionKind(AttentionKind kind);
+    int modelA() const { return m_a; }
+    int modelB() const { return m_b; }
+    int headA() const { return m_headA; }
+    int headB() const { return m_headB; }
+    int step() const { return m_step; }
+    AttentionKind kind() const { return m_kind; }
+
+    // What the panel shows, for tests and exports.
+    QString captionsText() const;
+    QString noteText() const;
+    QTableWidget* probabilityTable() const { return m_table; }
+    HeatmapPlot* divergencePlot() const { return m_jsd; }
+    const HeadDivergence& divergence() const { return m_divergence; }
+    double pairDivergence() const; // JSD of the selected head pair at the selected step
+
+  signals:
+    void pathsChanged(); // the window asks for a new comparison
+    void addRequested(); // "Add checkpoint…": the window owns the file dialog
+
+  private:
+    void buildControls();
+    QWidget* buildResults();
+    void refresh();
+    void fillCaptions();
+    void fillTable();
+    void fillHeads();
+    void fillAttention();
+    void fillNote();
+    bool pairReady() const;
+    const CaptionTrace& traceA() const;
+    const CaptionTrace& traceB() const; // B teacher-forced on A's caption
+
+    CompareResult m_result;
+    QImage m_image;
+    HeadDivergence m_divergence;
+    int m_a = 0, m_b = 1, m_headA = 0, m_headB = 0, m_step = 0;
+    AttentionKind m_kind = AttentionKind::Cross;
+    bool m_filling = false;
+
+    QListWidget* m_list;
+    QPushButton *m_add, *m_remove;
+    QComboBox *m_pickA, *m_pickB, *m_kindBox, *m_headBoxA, *m_headBoxB;
+    QSlider* m_stepSlider;
+    QLabel *m_stepLabel, *m_captions, *m_note;
+    QTableWidget* m_table;
+    QStackedWidget* m_maps;
+    AttentionTile *m_tileA, *m_tileB, *m_tileDiff;
+    HeatmapPlot *m_selfPlot, *m_jsd;
+};
+
+} // namespace cl::ui

@@ -1,0 +1,303 @@
+#include "ui/panels/decode_panel.h"
+
+#include "ui/math/attention_math.h"
+#include "ui/panels/selection.h"
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/heatmap_plot.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSlider>
+#include <QTimer>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cl::ui {
+
+DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
+    : QWidget(parent), m_selection(selection), m_timer(new QTimer(this)) {
+    auto button = [this](const QString& text, const QString& tip, auto slot, QKeySequence key) {
+        auto* b = new QPushButton(text, this);
+        b->setToolTip(tip + tr(" (%1)").arg(key.toString()));
+        connect(b, &QPushButton::clicked, this, slot);
+        auto* sc = new QShortcut(key, this);
+        sc->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(sc, &QShortcut::activated, this, slot);
+        return b;
+    };
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(
+        button(tr("|◀ First"), tr("First step"), &DecodePanel::first, QKeySequence(Qt::Key_Home)));
+    nav->addWidget(button(tr("◀ Previous"), tr("Previous step"), &DecodePanel::previous,
+                          QKeySequence(Qt::Key_Left)));
+    nav->addWidget(m_play = button(tr("▶ Play"), tr("Play / pause"), &DecodePanel::togglePlay,
+                                   QKeySequence(Qt::Key_Space)));
+    nav->addWidget(
+        button(tr("Next ▶"), tr("Next step"), &DecodePanel::next, QKeySequence(Qt::Key_Right)));
+    nav->addWidget(
+        button(tr("Last ▶|"), tr("Last step"), &DecodePanel::last, QKeySequence(Qt::Key_End)));
+    m_speed = new QSlider(Qt::Horizontal, this);
+    m_speed->setRange(150, 2000);
+    m_speed->setValue(700);
+    m_speed->setInvertedAppearance(true);
+    m_speed->setToolTip(tr("Playback speed"));
+    nav->addWidget(new QLabel(tr("  Speed"), this));
+    nav->addWidget(m_speed);
+    m_temp = new QSlider(Qt::Horizontal, this);
+    m_temp->setRange(10, 300);
+    m_temp->setValue(100);
+    m_tempLabel = new QLabel(this);
+    nav->addWidget(new QLabel(tr("  Temperature"), this));
+    nav->addWidget(m_temp);
+    nav->addWidget(m_tempLabel);
+    m_soFar = new QLabel(this);
+    m_soFar->setTextFormat(Qt::RichText);
+    QFont big = m_soFar->font();
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    m_soFar->setFont(big);
+    m_branchLabel = new QLabel(this);
+    m_branchLabel->setWordWrap(true);
+    m_back = new QPushButton(tr("Back to original"), this);
+    m_back->setVisible(false);
+    m_bars = new QCustomPlot(this);
+    m_barsData = new QCPBars(m_bars->xAxis, m_bars->yAxis);
+    m_barsData->setBrush(QColor(59, 76, 202, 170));
+    m_barsData->setPen(Qt::NoPen);
+    m_chosenBar = new QCPBars(m_bars->xAxis, m_bars->yAxis);
+    m_chosenBar->setBrush(QColor(230, 60, 60));
+    m_chosenBar->setPen(Qt::NoPen);
+    m_bars->yAxis->setLabel(tr("probability"));
+    m_bars->yAxis->setRange(0, 1);
+    m_bars->setInteraction(QCP::iSelectPlottables, false);
+    m_bars->plotLayout()->insertRow(0);
+    m_bars->plotLayout()->addElement(
+        0, 0,
+        new QCPTextElement(m_bars, tr("Next-word candidates (click one to force it)"),
+                           QFont(font().family(), 11, QFont::Bold)));
+    m_rows = new HeatmapPlot(HeatmapPlot::Style::Full, this);
+    m_rows->yAxis->setLabel(tr("layer · head"));
+    m_rows->xAxis->setLabel(tr("earlier words (keys)"));
+    m_cross = new AttentionTile(this);
+    m_cross->setMinimumSize(220, 240);
+
+    auto* branchRow = new QHBoxLayout;
+    branchRow->addWidget(m_branchLabel, 1);
+    branchRow->addWidget(m_back);
+    auto* layout = new QGridLayout(this);
+    layout->addLayout(nav, 0, 0, 1, 2);
+    layout->addWidget(m_soFar, 1, 0, 1, 2);
+    layout->addLayout(branchRow, 2, 0, 1, 2);
+    layout->addWidget(m_bars, 3, 0);
+    layout->addWidget(m_cross, 3, 1);
+    layout->addWidget(m_rows, 4, 0, 1, 2);
+    layout->setRowStretch(3, 3);
+    layout->setRowStretch(4, 2);
+    layout->setColumnStretch(0, 3);
+    layout->setColumnStretch(1, 2);
+    setMinimumSize(640, 480);
+
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (step() + 1 >= int(shownTrace().steps.size()))
+            return togglePlay();
+        next();
+    });
+    connect(m_speed, &QSlider::valueChanged, this, [this](int ms) { m_timer->setInterval(ms); });
+    connect(m_temp, &QSlider::valueChanged, this, [this](int v) { setTemperature(v / 100.0); });
+    connect(m_back, &QPushButton::clicked, this, &DecodePanel::backToOriginal);
+    connect(m_bars, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int index, QMouseEvent*) { forceCandidate(index); });
+    connect(m_selection, &Selection::changed, this, &DecodePanel::refresh);
+    setTemperature(1.0);
+}
+
+int DecodePanel::step() const {
+    return std::clamp(m_selection->step(), 0, std::max(0, int(shownTrace().steps.size()) - 1));
+}
+
+void DecodePanel::setView(const CaptionView& view) {
+    m_view = view;
+    m_showBranch = false;
+    m_forcedAt = -1;
+    m_branchLabel->clear();
+    m_back->setVisible(false);
+    refresh();
+}
+
+void DecodePanel::setBranch(const CaptionTrace& branch) {
+    m_branch = branch;
+    m_showBranch = true;
+    m_back->setVisible(true);
+    refresh();
+}
+
+QString DecodePanel::branchText() const {
+    return m_showBranch ? QString::fromStdString(m_branch.text()) : QString();
+}
+
+void DecodePanel::backToOriginal() {
+    m_showBranch = false;
+    m_forcedAt = -1;
+    m_back->setVisible(false);
+    m_branchLabel->clear();
+    refresh();
+}
+
+void DecodePanel::first() {
+    m_selection->setStep(0);
+}
+void DecodePanel::previous() {
+    m_selection->setStep(std::max(0, step() - 1));
+}
+void DecodePanel::next() {
+    m_selection->setStep(std::min(int(shownTrace().steps.size()) - 1, step() + 1));
+}
+void DecodePanel::last() {
+    m_selection->setStep(std::max(0, int(shownTrace().steps.size()) - 1));
+}
+
+void DecodePanel::togglePlay() {
+    if (m_timer->isActive()) {
+        m_timer->stop();
+        m_play->setText(tr("▶ Play"));
+        return;
+    }
+    if (step() + 1 >= int(shownTrace().steps.size()))
+        first();
+    m_timer->start(m_speed->value());
+    m_play->setText(tr("❚❚ Pause"));
+}
+
+void DecodePanel::setTemperature(double t) {
+    m_temperature = std::clamp(t, 0.05, 5.0);
+    m_tempLabel->setText(QString::number(m_temperature, 'f', 2));
+    const QSignalBlocker block(m_temp);
+    m_temp->setValue(int(std::lround(m_temperature * 100)));
+    refresh();
+}
+
+std::vector<std::pair<QString, double>> DecodePanel::candidates() const {
+    std::vector<std::pair<QString, double>> out;
+    const auto& steps = shownTrace().steps;
+    for (const auto& [id, p] : m_drawn) {
+        QString token = QString::number(id);
+        for (const auto& c : steps.at(step()).topK)
+            if (c.id == id)
+                token = QString::fromStdString(c.token);
+        out.emplace_back(token, p);
+    }
+    return out;
+}
+
+void DecodePanel::forceCandidate(int index) {
+    if (index < 0 || index >= int(m_drawn.size()) || shownTrace().steps.empty())
+        return;
+    const int t = step();
+    std::vector<int64_t> prefix;
+    for (int i = 0; i < t; ++i)
+        prefix.push_back(shownTrace().steps[i].id);
+    prefix.push_back(m_drawn[index].first);
+    m_forcedAt = t;
+    m_branchLabel->setText(tr("Forcing a candidate at step %1…").arg(t + 1));
+    emit forceRequested(prefix);
+}
+
+void DecodePanel::refresh() {
+    const auto& tr_ = shownTrace();
+    if (tr_.steps.empty())
+        return;
+    const int t = step();
+    QStringList words;
+    for (int i = 0; i < int(tr_.steps.size()); ++i) {
+        const QString w = QString::fromStdString(tr_.steps[i].token).toHtmlEscaped();
+        if (i < t)
+            words << w;
+        else if (i == t)
+            words << QStringLiteral(
+                         "<span style='background:#3b4cca;color:white'>&nbsp;%1&nbsp;</span>")
+                         .arg(w);
+    }
+    m_soFar->setText(tr("Step %1 of %2: ").arg(t + 1).arg(tr_.steps.size()) + words.join(' '));
+    if (m_showBranch)
+        m_branchLabel->setText(tr("<b>Original:</b> %1<br><b>Forced at step %2:</b> %3")
+                                   .arg(QString::fromStdString(m_view.trace.text()))
+                                   .arg(m_forcedAt + 1)
+                                   .arg(QString::fromStdString(m_branch.text())));
+    drawCandidates(tr_.steps[t]);
+    drawAttention(t);
+}
+
+void DecodePanel::drawCandidates(const DecodeStep& s) {
+    // Softmax of logits / T over the whole vocabulary; without logits, the stored top-k.
+    m_drawn.clear();
+    if (!s.logits.empty()) {
+        const double maxL = *std::max_element(s.logits.begin(), s.logits.end());
+        double z = 0;
+        std::vector<std::pair<int64_t, double>> all;
+        for (size_t i = 0; i < s.logits.size(); ++i) {
+            const double e = std::exp((s.logits[i] - maxL) / m_temperature);
+            z += e;
+            all.emplace_back(int64_t(i), e);
+        }
+        for (auto& a : all)
+            a.second /= z;
+        const size_t k = std::min<size_t>(std::max<size_t>(s.topK.size(), 5), all.size());
+        std::partial_sort(all.begin(), all.begin() + long(k), all.end(),
+                          [](const auto& a, const auto& b) { return a.second > b.second; });
+        m_drawn.assign(all.begin(), all.begin() + long(k));
+    } else {
+        for (const auto& c : s.topK)
+            m_drawn.emplace_back(c.id, c.prob);
+    }
+    QVector<double> x, y, cx, cy;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < int(m_drawn.size()); ++i) {
+        const auto [id, p] = m_drawn[i];
+        QString token = QString::number(id);
+        for (const auto& c : s.topK)
+            if (c.id == id)
+                token = QString::fromStdString(c.token);
+        if (id == s.id)
+            token = QString::fromStdString(s.token);
+        ticker->addTick(i, token);
+        (id == s.id ? cx : x) << i;
+        (id == s.id ? cy : y) << p;
+    }
+    m_barsData->setData(x, y);
+    m_chosenBar->setData(cx, cy);
+    m_bars->xAxis->setTicker(ticker);
+    m_bars->xAxis->setRange(-0.6, m_drawn.size() - 0.4);
+    m_bars->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void DecodePanel::drawAttention(int t) {
+    const auto& tr_ = shownTrace();
+    const int keys = t + 1;
+    std::vector<float> rows;
+    QStringList rowLabels;
+    for (int l = 0; l < tr_.layers; ++l)
+        for (int h = 0; h < tr_.heads; ++h) {
+            rowLabels << headName(l, h);
+            for (int k = 0; k < keys; ++k)
+                rows.push_back(tr_.selfWeight(l, h, t, k));
+        }
+    m_rows->setMatrix(rows, int(tr_.layers * tr_.heads), keys, rowLabels,
+                      inputTokens(tr_).mid(0, keys), {0, 1});
+    m_rows->setTitle(tr("Self-attention of the query at step %1, every layer and head").arg(t + 1));
+    if (tr_.gridSide > 0 && !m_view.image.isNull()) {
+        const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
+        m_cross->setContent(
+            m_view.image, row, int(tr_.gridSide), m_selection->opacity(),
+            colourRange(row, m_selection->autoContrast()),
+            tr("cross-attention, %1").arg(headName(m_selection->layer(), m_selection->head())));
+    } else {
+        m_cross->setContent(m_view.image, {}, 0, 0, {},
+                            tr("one memory token: cross-attention is 1.0"));
+    }
+}
+
+} // namespace cl::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Head ablation: switch any self- or cross-attention head off (its output zeroed) and watch the
+// caption, the probabilities and the other heads change in every panel; Reset restores the model.
+#include "ui/panels/caption_view.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QGridLayout;
+class QLabel;
+
+namespace cl::ui {
+
+class HeadsPanel final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit HeadsPanel(QWidget* parent = nullptr);
+    void setView(const CaptionView& view);
+    // [layer][0 self / 1 cross][head], 1 = off (DecodeOptions::headsOff).
+    std::vector<uint8_t> headsOff() const;
+    void setHeadOff(int layer, int kind, int head, bool off);
+    void reset();
+    // Sets every switch at once (a lesson being reopened); one headsChanged when it differs.
+    void setHeadsOff(const std::vector<uint8_t>& off);
+    int offCount() const;
+
+  signals:
+    void headsChanged(const std::vector<uint8_t>& headsOff);
+
+  private:
+    void rebuild(int layers, int heads);
+    void emitChange();
+
+    QGridLayout* m_grid;
+    QLabel* m_status;
+    QLabel* m_captions;
+    std::vector<QCheckBox*> m_boxes; // same indexing as headsOff
+    int m_layers = 0, m_heads = 0;
+    QString m_reference; // the caption with every head on
+    std::string m_modelPath;
+};
+
+} // namespace cl::ui

@@ -1,0 +1,267 @@
+#include "ui/panels/timeline_panel.h"
+
+#include "ui/math/attention_math.h"
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/flow_layout.h"
+
+#include <QCheckBox>
+#include <QCollator>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cl::ui {
+
+namespace {
+// The figures worth a column, in this order, with their labels.
+const std::pair<const char*, const char*> kFigures[] = {{"exact_match", "exact match"},
+                                                        {"bleu4", "BLEU-4"},
+                                                        {"attribute_accuracy", "attributes"},
+                                                        {"relation_accuracy", "relations"},
+                                                        {"pointing_best", "pointing (best head)"}};
+// The head that points best (stored by `eval`, 0-based "layer L head H"), else the last layer's
+// average: the map most worth showing first.
+int defaultHead(const std::string& evalJson, const CaptionTrace& trace) {
+    const QJsonObject eval = QJsonDocument::fromJson(QByteArray::fromStdString(evalJson)).object();
+    const auto m = QRegularExpression(QStringLiteral("^layer (\\d+) head (\\d+)$"))
+                       .match(eval.value("pointing_best_head").toString());
+    const int layer = m.captured(1).toInt(), head = m.captured(2).toInt();
+    if (m.hasMatch() && layer < trace.layers && head < trace.heads)
+        return layer * int(trace.heads + 1) + head + 1;
+    return int((trace.layers - 1) * (trace.heads + 1));
+}
+
+} // namespace
+
+TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
+    m_open = new QPushButton(tr("Open run folder…"), this);
+    m_play = new QPushButton(tr("▶ Play"), this);
+    m_play->setCheckable(true);
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setTickPosition(QSlider::TicksBelow);
+    m_slider->setPageStep(1);
+    m_position = new QLabel(this);
+    m_position->setMinimumWidth(160);
+    m_folderLabel = new QLabel(this);
+    m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caption = new QLabel(this);
+    m_caption->setWordWrap(true);
+    QFont big = m_caption->font();
+    big.setPointSizeF(big.pointSizeF() * 1.6);
+    m_caption->setFont(big);
+    m_head = new QComboBox(this);
+    m_autoContrast = new QCheckBox(tr("Auto contrast (each map its own range)"), this);
+    m_autoContrast->setChecked(true);
+    connect(m_autoContrast, &QCheckBox::toggled, this, &TimelinePanel::showCurrent);
+    m_timer = new QTimer(this);
+    m_timer->setInterval(1500);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_open);
+    top->addWidget(m_play);
+    top->addWidget(m_slider, 1);
+    top->addWidget(m_position);
+    auto* headRow = new QHBoxLayout;
+    headRow->addWidget(new QLabel(tr("Cross-attention of:")));
+    headRow->addWidget(m_head);
+    headRow->addWidget(m_autoContrast);
+    headRow->addStretch(1);
+    auto* tileHost = new QWidget;
+    m_tiles = new FlowLayout(tileHost);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(tileHost);
+    m_table = new QTableWidget(this);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setVisible(false);
+    auto* upper = new QWidget(this);
+    auto* up = new QVBoxLayout(upper);
+    up->setContentsMargins(0, 0, 0, 0);
+    up->addWidget(m_caption);
+    up->addLayout(headRow);
+    up->addWidget(scroll, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(upper);
+    split->addWidget(m_table);
+    split->setSizes({480, 200});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_folderLabel);
+    layout->addWidget(split, 1);
+
+    connect(m_open, &QPushButton::clicked, this, &TimelinePanel::folderRequested);
+    connect(m_slider, &QSlider::valueChanged, this, &TimelinePanel::showCurrent);
+    connect(m_play, &QPushButton::toggled, this, &TimelinePanel::setPlaying);
+    connect(m_timer, &QTimer::timeout, this,
+            [this] { setPosition((position() + 1) % std::max(1, int(m_paths.size()))); });
+    connect(m_head, &QComboBox::currentIndexChanged, this, &TimelinePanel::showCurrent);
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { setPosition(row); });
+    showCurrent();
+}
+
+bool TimelinePanel::setFolder(const QString& folder) {
+    QStringList names = QDir(folder).entryList({"*.pt"}, QDir::Files);
+    if (names.isEmpty())
+        return false;
+    QCollator natural;
+    natural.setNumericMode(true);
+    std::sort(names.begin(), names.end(),
+              [&](const QString& a, const QString& b) { return natural.compare(a, b) < 0; });
+    m_folder = folder;
+    m_paths.clear();
+    for (const QString& n : names)
+        m_paths << QDir(folder).filePath(n);
+    m_last = {};
+    m_folderLabel->setText(tr("Run: %1 (%n snapshot(s))", nullptr, int(m_paths.size()))
+                               .arg(QDir::toNativeSeparators(folder)));
+    const QSignalBlocker block(m_slider);
+    m_slider->setRange(0, int(m_paths.size()) - 1);
+    m_slider->setValue(int(m_paths.size()) - 1); // the trained end first
+    fillTable();
+    showCurrent();
+    emit runChanged();
+    return true;
+}
+
+int TimelinePanel::position() const {
+    return m_slider->value();
+}
+
+void TimelinePanel::setPosition(int index) {
+    m_slider->setValue(index);
+}
+
+void TimelinePanel::setPlaying(bool on) {
+    const QSignalBlocker block(m_play);
+    m_play->setChecked(on);
+    m_play->setText(on ? tr("❚❚ Pause") : tr("▶ Play"));
+    on ? m_timer->start() : m_timer->stop();
+}
+
+bool TimelinePanel::playing() const {
+    return m_timer->isActive();
+}
+
+void TimelinePanel::showCurrent() {
+    const int i = position();
+    m_position->setText(m_paths.isEmpty() ? tr("no run open")
+                                          : tr("%1 · %2 of %3")
+                                                .arg(QFileInfo(currentPath()).completeBaseName())
+                                                .arg(i + 1)
+                                                .arg(m_paths.size()));
+    m_slider->setEnabled(m_paths.size() > 1);
+    m_play->setEnabled(m_paths.size() > 1);
+    m_table->selectRow(i);
+    if (m_paths.isEmpty())
+        return m_caption->setText(
+            tr("Open a folder of checkpoints from one training run (File ▸ "
+               "Open Training Run…); the bundled model's snapshots are one."));
+    if (m_last.paths != m_paths)
+        return m_caption->setText(tr("Captioning with every snapshot…"));
+    if (!m_last.ok(i)) {
+        fillTiles({});
+        return m_caption->setText(
+            tr("%1: %2").arg(QFileInfo(currentPath()).fileName(), m_last.error(i)));
+    }
+    const auto& trace = m_last.runs[size_t(i)].own;
+    m_caption->setText(tr("“%1”  —  after %2 training steps")
+                           .arg(QString::fromStdString(trace.text()))
+                           .arg(m_last.models[size_t(i)].meta.steps));
+    if (m_head->count() != int(trace.layers * (trace.heads + 1))) {
+        const QSignalBlocker block(m_head);
+        m_head->clear();
+        for (int l = 0; l < trace.layers; ++l)
+            for (int h = -1; h < trace.heads; ++h)
+                m_head->addItem(headName(l, h));
+        m_head->setCurrentIndex(defaultHead(m_last.models[size_t(i)].meta.evalJson, trace));
+    }
+    fillTiles(trace);
+}
+
+void TimelinePanel::setResult(const CompareResult& result, const QImage& image) {
+    if (result.paths != m_paths)
+        return; // another run was opened since
+    m_last = result;
+    m_image = image;
+    fillTable();
+    showCurrent();
+}
+
+void TimelinePanel::fillTiles(const CaptionTrace& trace) {
+    const int steps = int(trace.steps.size());
+    while (int(m_tileWidgets.size()) > steps) {
+        delete m_tileWidgets.back();
+        m_tileWidgets.pop_back();
+    }
+    while (int(m_tileWidgets.size()) < steps) {
+        auto* tile = new AttentionTile;
+        tile->setFixedSize(150, 170);
+        m_tiles->addWidget(tile);
+        m_tileWidgets.push_back(tile);
+    }
+    const int index = std::max(0, m_head->currentIndex());
+    const int layer = index / int(trace.heads + 1), head = index % int(trace.heads + 1) - 1;
+    const bool spatial = trace.gridSide > 0 && !m_image.isNull();
+    for (int t = 0; t < steps; ++t) {
+        const QString word = QString::fromStdString(trace.steps[size_t(t)].token);
+        const auto row = spatial ? crossRow(trace, layer, head, t) : std::vector<float>{};
+        m_tileWidgets[size_t(t)]->setContent(
+            m_image, row, spatial ? int(trace.gridSide) : 0, 0.75,
+            colourRange(row, m_autoContrast->isChecked()),
+            tr("%1 (%2)").arg(word).arg(trace.steps[size_t(t)].prob, 0, 'f', 2));
+    }
+}
+
+void TimelinePanel::fillTable() {
+    QStringList headers{tr("snapshot"), tr("steps"), tr("caption of this image")};
+    for (const auto& f : kFigures)
+        headers << tr(f.second);
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setRowCount(int(m_paths.size()));
+    const bool have = m_last.paths == m_paths;
+    for (int r = 0; r < m_paths.size(); ++r) {
+        const bool ok = have && m_last.ok(r);
+        const auto& meta = ok ? m_last.models[size_t(r)].meta : Metadata{};
+        const QString caption = !have ? tr("…")
+                                : ok  ? QString::fromStdString(m_last.runs[size_t(r)].own.text())
+                                      : m_last.error(r);
+        const QJsonObject eval =
+            QJsonDocument::fromJson(QByteArray::fromStdString(meta.evalJson)).object();
+        QStringList cells{QFileInfo(m_paths[r]).completeBaseName(),
+                          ok ? QString::number(meta.steps) : QString(), caption};
+        for (const auto& f : kFigures) {
+            const QJsonValue v = eval.value(QLatin1String(f.first));
+            cells << (v.isDouble() ? QString::number(100.0 * v.toDouble(), 'f', 1) + " %"
+                      : ok         ? tr("not stored")
+                                   : QString());
+        }
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(r, c, new QTableWidgetItem(cells[c]));
+    }
+    m_table->resizeColumnsToContents();
+    m_table->selectRow(position());
+}
+
+QString TimelinePanel::captionText() const {
+    return m_caption->text();
+}
+
+} // namespace cl::ui

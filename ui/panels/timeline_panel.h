@@ -1,0 +1,68 @@
+#pragma once
+// Scrub through one training run: a slider over a folder of checkpoints, and per snapshot the
+// caption of the image on screen, where each word looked, and the quality figures `eval` stored
+// in the checkpoint. Play steps through the run on a timer, for a class to watch it learn.
+// Every snapshot captions the image at once (they are small), so scrubbing needs no model work.
+#include "ui/window/requests.h"
+
+#include <QImage>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTableWidget;
+class QTimer;
+
+namespace cl::ui {
+
+class AttentionTile;
+class FlowLayout;
+
+class TimelinePanel final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TimelinePanel(QWidget* parent = nullptr);
+
+    // Lists the folder's checkpoints (*.pt, in natural order: step1000 before step12000).
+    // Returns false (and keeps the previous run) when it holds none.
+    bool setFolder(const QString& folder);
+    QString folder() const { return m_folder; }
+    QStringList snapshots() const { return m_paths; }
+    int position() const;
+    void setPosition(int index);
+    QString currentPath() const { return m_paths.value(position()); }
+    void setResult(const CompareResult& result, const QImage& image);
+    void setPlaying(bool on);
+    bool playing() const;
+
+    QString captionText() const;
+    QTableWidget* figuresTable() const { return m_table; }
+
+  signals:
+    void runChanged();      // the window captions the image with every snapshot
+    void folderRequested(); // "Open run folder…": the window owns the dialog
+
+  private:
+    void showCurrent();
+    void fillTiles(const CaptionTrace& trace);
+    void fillTable();
+
+    QString m_folder;
+    QStringList m_paths;
+    CompareResult m_last; // every snapshot on the current input
+    QImage m_image;
+    QPushButton *m_open, *m_play;
+    QSlider* m_slider;
+    QLabel *m_position, *m_caption, *m_folderLabel;
+    QComboBox* m_head;
+    QCheckBox* m_autoContrast;
+    FlowLayout* m_tiles;
+    std::vector<AttentionTile*> m_tileWidgets;
+    QTableWidget* m_table;
+    QTimer* m_timer;
+};
+
+} // namespace cl::ui

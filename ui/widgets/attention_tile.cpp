@@ -1,0 +1,80 @@
+#include "ui/widgets/attention_tile.h"
+
+#include <algorithm>
+
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace cl::ui {
+
+AttentionTile::AttentionTile(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    setMinimumSize(64, 76);
+}
+
+void AttentionTile::setContent(const QImage& image, const std::vector<float>& grid, int side,
+                               double opacity, ColourRange range, const QString& title) {
+    // The overlay is computed per pixel: at the size the tile shows, not a photo's full size.
+    const int limit = std::max(256, int(std::max(width(), height()) * devicePixelRatioF()));
+    if (image.cacheKey() != m_sourceKey || m_scaled.isNull() || limit != m_scaledLimit) {
+        m_sourceKey = image.cacheKey();
+        m_scaledLimit = limit;
+        m_scaled = std::max(image.width(), image.height()) > limit
+                       ? image.scaled(limit, limit, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                       : image;
+    }
+    m_composed = grid.empty() ? m_scaled : attentionOverlay(m_scaled, grid, side, opacity, range);
+    m_title = title;
+    update();
+}
+
+void AttentionTile::setHighlighted(bool on) {
+    m_highlighted = on;
+    update();
+}
+
+void AttentionTile::setTitleFont(const QFont& font) {
+    setFont(font);
+    update();
+}
+
+QRect AttentionTile::imageRect() const {
+    const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
+    const QRect area = rect().adjusted(2, 2, -2, -2 - textH);
+    if (m_composed.isNull())
+        return {};
+    const QSize s = m_composed.size().scaled(area.size(), Qt::KeepAspectRatio);
+    return {area.x() + (area.width() - s.width()) / 2, area.y(), s.width(), s.height()};
+}
+
+void AttentionTile::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
+    if (!m_composed.isNull()) {
+        const QRect target = imageRect();
+        p.setRenderHint(QPainter::SmoothPixmapTransform, true);
+        p.drawImage(target, m_composed);
+        if (m_highlighted) {
+            p.setPen(QPen(QColor(230, 60, 60), 3));
+            p.drawRect(target.adjusted(1, 1, -1, -1));
+        }
+        if (textH) {
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QRect(target.x(), target.bottom() + 2, target.width(), textH),
+                       Qt::AlignHCenter | Qt::AlignTop,
+                       fontMetrics().elidedText(m_title, Qt::ElideRight, target.width()));
+        }
+    }
+}
+
+void AttentionTile::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return;
+    emit clicked();
+    const QRect r = imageRect();
+    if (r.contains(event->pos()))
+        emit clickedAt(double(event->pos().x() - r.x()) / r.width(),
+                       double(event->pos().y() - r.y()) / r.height());
+}
+
+} // namespace cl::ui

@@ -1,0 +1,41 @@
+#pragma once
+// An image with an attention map drawn over it and a caption line under it. Scales to its size
+// keeping the aspect ratio; click to select.
+#include "ui/math/colormap.h"
+
+#include <QWidget>
+
+namespace cl::ui {
+
+class AttentionTile final : public QWidget {
+    Q_OBJECT
+  public:
+    explicit AttentionTile(QWidget* parent = nullptr);
+
+    // grid: side x side weights (empty: the plain image).
+    void setContent(const QImage& image, const std::vector<float>& grid, int side, double opacity,
+                    ColourRange range, const QString& title);
+    void setHighlighted(bool on);
+    void setTitleFont(const QFont& font);
+    const QImage& composed() const { return m_composed; }
+    QSize sizeHint() const override { return {160, 180}; }
+
+  signals:
+    void clicked();
+    void clickedAt(double fx, double fy); // position in the image, as fractions of its size
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+  private:
+    QRect imageRect() const;
+    QImage m_composed;
+    QImage m_scaled; // the source at display size (cached by the source's cacheKey)
+    qint64 m_sourceKey = 0;
+    int m_scaledLimit = 0;
+    QString m_title;
+    bool m_highlighted = false;
+};
+
+} // namespace cl::ui

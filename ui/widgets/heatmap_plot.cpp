@@ -1,0 +1,163 @@
+#include "ui/widgets/heatmap_plot.h"
+
+#include <QToolTip>
+
+namespace cl::ui {
+
+HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_style(style) {
+    const bool full = style == Style::Full;
+    m_map = new QCPColorMap(xAxis, yAxis);
+    m_map->setInterpolate(false); // one crisp cell per weight
+    m_map->setGradient(viridisGradient());
+    yAxis->setRangeReversed(true); // first query at the top, like a matrix
+    m_title =
+        new QCPTextElement(this, QString(), QFont(font().family(), full ? 11 : 9, QFont::Bold));
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, m_title);
+    if (full) {
+        m_scale = new QCPColorScale(this);
+        plotLayout()->addElement(1, 1, m_scale);
+        m_scale->setGradient(viridisGradient());
+        m_scale->axis()->setLabel(QStringLiteral("weight"));
+        m_map->setColorScale(m_scale);
+        auto* margins = new QCPMarginGroup(this);
+        axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+        m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+        xAxis->setLabel(QStringLiteral("key (input token)"));
+        yAxis->setLabel(QStringLiteral("query (token it produced)"));
+    } else {
+        for (auto* axis : {xAxis, yAxis}) {
+            axis->setTicks(false);
+            axis->setTickLabels(false);
+        }
+        axisRect()->setAutoMargins(QCP::msNone);
+        axisRect()->setMargins(QMargins(2, 2, 2, 2));
+        setMinimumSize(80, 80);
+    }
+    m_rowMarker = new QCPItemRect(this);
+    m_rowMarker->setPen(QPen(QColor(230, 60, 60), full ? 2.5 : 1.5));
+    m_rowMarker->setVisible(false);
+    m_pointerMarker = new QCPItemRect(this);
+    m_pointerMarker->setPen(QPen(QColor(255, 140, 0), full ? 3.0 : 2.0));
+    m_pointerMarker->setVisible(false);
+    setMouseTracking(true);
+}
+
+void HeatmapPlot::setLabels(QCPAxis* axis, const QStringList& labels) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i, labels[i]);
+    axis->setTicker(ticker);
+    axis->setSubTicks(false);
+    axis->grid()->setVisible(false);
+}
+
+void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols,
+                            const QStringList& rowLabels, const QStringList& colLabels,
+                            ColourRange range) {
+    m_values = values;
+    m_rows = rows;
+    m_cols = cols;
+    m_rowLabels = rowLabels;
+    m_colLabels = colLabels;
+    m_map->data()->setSize(cols, rows);
+    m_map->data()->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            m_map->data()->setCell(c, r, values[size_t(r) * cols + c]);
+    m_map->setDataRange(QCPRange(range.lower, range.upper));
+    xAxis->setRange(-0.5, cols - 0.5);
+    yAxis->setRange(-0.5, rows - 0.5);
+    if (m_style == Style::Full && !colLabels.isEmpty()) {
+        setLabels(xAxis, colLabels);
+        setLabels(yAxis, rowLabels);
+        xAxis->setTickLabelRotation(cols > 8 ? 45 : 0);
+    } else if (m_style == Style::Full) {
+        for (auto* axis : {xAxis, yAxis})
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setAxisLabels(const QString& x, const QString& y) {
+    xAxis->setLabel(x);
+    yAxis->setLabel(y);
+}
+
+void HeatmapPlot::setTitle(const QString& title) {
+    m_title->setText(title);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setScaleLabel(const QString& label) {
+    if (m_scale)
+        m_scale->axis()->setLabel(label);
+}
+
+void HeatmapPlot::setHighlighted(bool on) {
+    axisRect()->setBackground(on ? QBrush(QColor(230, 60, 60)) : QBrush(Qt::white));
+    m_title->setTextColor(on ? QColor(200, 30, 30) : Qt::black);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setHighlightRow(int row) {
+    m_rowMarker->setVisible(row >= 0 && row < m_rows);
+    m_rowMarker->topLeft->setCoords(-0.5, row - 0.5);
+    m_rowMarker->bottomRight->setCoords(m_cols - 0.5, row + 0.5);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setPointerHighlight(bool on) {
+    m_pointerHighlight = on;
+    if (!on)
+        m_pointerMarker->setVisible(false);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool HeatmapPlot::pointerCellVisible() const {
+    return m_pointerMarker->visible();
+}
+
+QString HeatmapPlot::describeCell(int row, int col) const {
+    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols)
+        return {};
+    const float v = m_values[size_t(row) * m_cols + col];
+    if (m_describe)
+        return m_describe(row, col, v);
+    const QString q = m_rowLabels.value(row), k = m_colLabels.value(col);
+    if (std::isnan(v))
+        return QStringLiteral("%1 → %2: masked (a word cannot see the future)").arg(q, k);
+    return QStringLiteral("query “%1” → key “%2”: %3").arg(q, k).arg(double(v), 0, 'f', 3);
+}
+
+void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    int col = -1, row = -1;
+    m_map->data()->coordToCell(xAxis->pixelToCoord(event->pos().x()),
+                               yAxis->pixelToCoord(event->pos().y()), &col, &row);
+    const bool inside = axisRect()->rect().contains(event->pos());
+    if (!inside || row < 0 || col < 0 || row >= m_rows || col >= m_cols) {
+        QToolTip::hideText();
+        if (m_pointerMarker->visible()) {
+            m_pointerMarker->setVisible(false);
+            replot(QCustomPlot::rpQueuedReplot);
+        }
+        return;
+    }
+    if (m_pointerHighlight) {
+        m_pointerMarker->setVisible(true);
+        m_pointerMarker->topLeft->setCoords(col - 0.5, row - 0.5);
+        m_pointerMarker->bottomRight->setCoords(col + 0.5, row + 0.5);
+        replot(QCustomPlot::rpQueuedReplot);
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), describeCell(row, col), this);
+    emit cellHovered(row, col);
+}
+
+void HeatmapPlot::mouseReleaseEvent(QMouseEvent* event) {
+    QCustomPlot::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton)
+        emit clicked();
+}
+
+} // namespace cl::ui

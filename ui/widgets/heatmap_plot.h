@@ -1,0 +1,62 @@
+#pragma once
+// A QCustomPlot showing one attention matrix: crisp cells, token labels on both axes, an
+// optional colour scale, and a hover read-out (query word, key word, weight).
+#include <qcustomplot.h>
+
+#include "ui/math/colormap.h"
+
+#include <functional>
+
+namespace cl::ui {
+
+class HeatmapPlot final : public QCustomPlot {
+    Q_OBJECT
+  public:
+    enum class Style { Thumbnail, Full };
+    explicit HeatmapPlot(Style style, QWidget* parent = nullptr);
+
+    // values: rows x cols row-major; NaN cells are drawn as the empty (masked) colour.
+    void setMatrix(const std::vector<float>& values, int rows, int cols,
+                   const QStringList& rowLabels, const QStringList& colLabels, ColourRange range);
+    void setTitle(const QString& title);
+    void setScaleLabel(const QString& label);
+    void setAxisLabels(const QString& x, const QString& y); // Full style: query/key by default
+    // Replaces the token read-out on hover (for numeric matrices such as the positional table).
+    void setCellDescriber(std::function<QString(int row, int col, float value)> describe) {
+        m_describe = std::move(describe);
+    }
+    void setHighlighted(bool on);
+    void setHighlightRow(int row); // the selected step, outlined; -1 none
+    // Presenter mode: outline the cell under the pointer so the class sees what is pointed at.
+    void setPointerHighlight(bool on);
+    bool pointerCellVisible() const;
+    // The hover text for cell (row, col), also used by tests.
+    QString describeCell(int row, int col) const;
+    QCPColorMap* colorMap() const { return m_map; }
+    int rows() const { return m_rows; }
+    int cols() const { return m_cols; }
+
+  signals:
+    void clicked();
+    void cellHovered(int row, int col);
+
+  protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+  private:
+    void setLabels(QCPAxis* axis, const QStringList& labels);
+    QCPColorMap* m_map;
+    QCPColorScale* m_scale = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCPItemRect* m_rowMarker = nullptr;
+    QCPItemRect* m_pointerMarker = nullptr;
+    bool m_pointerHighlight = false;
+    std::vector<float> m_values;
+    QStringList m_rowLabels, m_colLabels;
+    std::function<QString(int, int, float)> m_describe;
+    int m_rows = 0, m_cols = 0;
+    Style m_style;
+};
+
+} // namespace cl::ui

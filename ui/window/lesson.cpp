@@ -1,0 +1,253 @@
+#include "ui/window/lesson.h"
+
+#include <QBuffer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cl::ui {
+
+namespace {
+
+constexpr qint64 kMaxLessonBytes = 32 << 20; // an embedded 1024 px PNG is a few MB at most
+constexpr int kMaxImageSide = 1024;
+const char* kFormat = "captionlens-lesson";
+
+[[noreturn]] void fail(const QString& why) {
+    throw std::runtime_error(why.toStdString());
+}
+
+QJsonArray rgbJson(const std::array<uint8_t, 3>& c) {
+    return {c[0], c[1], c[2]};
+}
+
+std::array<uint8_t, 3> rgbFrom(const QJsonValue& v) {
+    const QJsonArray a = v.toArray();
+    if (a.size() != 3)
+        fail(QObject::tr("a scene colour must be three numbers 0..255"));
+    std::array<uint8_t, 3> c{};
+    for (int i = 0; i < 3; ++i) {
+        const double x = a[i].toDouble(-1);
+        if (!(x >= 0 && x <= 255))
+            fail(QObject::tr("a scene colour must be three numbers 0..255"));
+        c[size_t(i)] = uint8_t(x);
+    }
+    return c;
+}
+
+template <typename E>
+E enumFrom(const QJsonValue& v, int count, std::string (*name)(E), const char* what) {
+    for (int i = 0; i < count; ++i)
+        if (v.toString() == QString::fromStdString(name(E(i))))
+            return E(i);
+    fail(QObject::tr("unknown %1 '%2' in the scene").arg(what, v.toString()));
+}
+
+QJsonObject sceneJson(const SceneSpec& s) {
+    QJsonArray objects;
+    for (const auto& o : s.objects)
+        objects.append(QJsonObject{{"shape", QString::fromStdString(shapeName(o.shape))},
+                                   {"colour", QString::fromStdString(colourName(o.colour))},
+                                   {"size", QString::fromStdString(sizeName(o.size))},
+                                   {"cx", o.cx},
+                                   {"cy", o.cy},
+                                   {"radius", o.radius},
+                                   {"rgb", rgbJson(o.rgb)}});
+    const auto& b = s.background;
+    return {{"side", s.side},
+            {"background", QJsonObject{{"from", rgbJson(b.from)},
+                                       {"to", rgbJson(b.to)},
+                                       {"direction", b.direction},
+                                       {"noise", b.noise},
+                                       {"noise_seed", QString::number(b.noiseSeed)}}},
+            {"objects", objects}};
+}
+
+double number(const QJsonObject& o, const char* key, double lo, double hi) {
+    const double x = o.value(QLatin1String(key)).toDouble(NAN);
+    if (!(x >= lo && x <= hi))
+        fail(QObject::tr("scene field '%1' must be a number in %2..%3").arg(key).arg(lo).arg(hi));
+    return x;
+}
+
+SceneSpec sceneFrom(const QJsonObject& j) {
+    SceneSpec s;
+    s.side = int(number(j, "side", 16, 1024));
+    const QJsonObject b = j.value("background").toObject();
+    s.background.from = rgbFrom(b.value("from"));
+    s.background.to = rgbFrom(b.value("to"));
+    s.background.direction = int(number(b, "direction", 0, 7));
+    s.background.noise = int(number(b, "noise", 0, 64));
+    s.background.noiseSeed = b.value("noise_seed").toString().toULongLong();
+    const QJsonArray objects = j.value("objects").toArray();
+    if (objects.size() > 8)
+        fail(
+            QObject::tr("a lesson scene holds at most 8 objects, this one %1").arg(objects.size()));
+    for (const auto& v : objects) {
+        const QJsonObject o = v.toObject();
+        SceneObject x;
+        x.shape = enumFrom<Shape>(o.value("shape"), kShapeCount, shapeName, "shape");
+        x.colour = enumFrom<Colour>(o.value("colour"), kColourCount, colourName, "colour");
+        x.size = enumFrom<Size>(o.value("size"), 2, sizeName, "size");
+        x.cx = number(o, "cx", 0, s.side);
+        x.cy = number(o, "cy", 0, s.side);
+        x.radius = number(o, "radius", 0.5, s.side / 2.0);
+        x.rgb = rgbFrom(o.value("rgb"));
+        s.objects.push_back(x);
+    }
+    return s;
+}
+
+QString relativeTo(const QDir& dir, const QString& path) {
+    if (path.isEmpty())
+        return {};
+    const QString rel = dir.relativeFilePath(QFileInfo(path).absoluteFilePath());
+    return rel.startsWith(QLatin1String("..")) ? QFileInfo(path).absoluteFilePath() : rel;
+}
+
+QString resolve(const QDir& dir, const QString& path) {
+    return path.isEmpty() ? QString() : QDir::cleanPath(dir.absoluteFilePath(path));
+}
+
+QJsonObject inputJson(const Lesson& l, const QDir& dir) {
+    switch (l.input) {
+    case Lesson::Input::Scene:
+        return {{"kind", "scene"}, {"scene", sceneJson(l.scene)}};
+    case Lesson::Input::Image: {
+        QImage img = l.image;
+        if (std::max(img.width(), img.height()) > kMaxImageSide)
+            img = img.scaled(kMaxImageSide, kMaxImageSide, Qt::KeepAspectRatio,
+                             Qt::SmoothTransformation);
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        img.save(&buffer, "PNG");
+        return {{"kind", "image"},
+                {"name", l.imageName},
+                {"png_base64", QString::fromLatin1(png.toBase64())}};
+    }
+    case Lesson::Input::Features:
+        return {{"kind", "features"},
+                {"path", relativeTo(dir, l.featuresPath)},
+                {"row", l.featuresRow}};
+    case Lesson::Input::None:
+        break;
+    }
+    return {{"kind", "none"}};
+}
+
+void readInput(Lesson& l, const QJsonObject& j, const QDir& dir) {
+    const QString kind = j.value("kind").toString();
+    if (kind == "scene") {
+        l.input = Lesson::Input::Scene;
+        l.scene = sceneFrom(j.value("scene").toObject());
+    } else if (kind == "image") {
+        l.input = Lesson::Input::Image;
+        l.imageName = j.value("name").toString();
+        const QByteArray png = QByteArray::fromBase64(j.value("png_base64").toString().toLatin1());
+        if (!l.image.loadFromData(png, "PNG"))
+            fail(QObject::tr("the lesson's embedded image is not a readable PNG"));
+    } else if (kind == "features") {
+        l.input = Lesson::Input::Features;
+        l.featuresPath = resolve(dir, j.value("path").toString());
+        l.featuresRow = j.value("row").toInt();
+    } else if (kind != "none" && !kind.isEmpty()) {
+        fail(QObject::tr("unknown input kind '%1'").arg(kind));
+    }
+}
+
+} // namespace
+
+QString writeLesson(const Lesson& l, const QString& path) {
+    const QDir dir = QFileInfo(path).absoluteDir();
+    QJsonArray compare, heads;
+    for (const QString& p : l.compare)
+        compare.append(relativeTo(dir, p));
+    for (uint8_t h : l.headsOff)
+        heads.append(int(h));
+    const QJsonObject root{
+        {"format", kFormat},
+        {"version", 1},
+        {"input", inputJson(l, dir)},
+        {"checkpoint", relativeTo(dir, l.checkpoint)},
+        {"compare", QJsonObject{{"paths", compare},
+                                {"a", l.compareA},
+                                {"b", l.compareB},
+                                {"head_a", l.compareHeadA},
+                                {"head_b", l.compareHeadB},
+                                {"step", l.compareStep},
+                                {"attention", l.compareSelf ? "self" : "cross"}}},
+        {"timeline", QJsonObject{{"folder", relativeTo(dir, l.timelineFolder)},
+                                 {"position", l.timelinePosition}}},
+        {"panel", l.panel},
+        {"selection", QJsonObject{{"step", l.step},
+                                  {"layer", l.layer},
+                                  {"head", l.head},
+                                  {"opacity", l.opacity},
+                                  {"auto_contrast", l.autoContrast}}},
+        {"heads_off", heads}};
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    file.write(QJsonDocument(root).toJson());
+    if (!file.commit())
+        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+Lesson readLesson(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(QObject::tr("cannot open %1: %2").arg(path, file.errorString()));
+    if (file.size() > kMaxLessonBytes)
+        fail(QObject::tr("%1 is %2 MB; a lesson is at most %3 MB")
+                 .arg(path)
+                 .arg(file.size() >> 20)
+                 .arg(kMaxLessonBytes >> 20));
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &err);
+    if (doc.isNull())
+        fail(QObject::tr("%1 is not a lesson: %2").arg(path, err.errorString()));
+    const QJsonObject root = doc.object();
+    if (root.value("format").toString() != QLatin1String(kFormat))
+        fail(QObject::tr("%1 is not a CaptionLens lesson (no format tag)").arg(path));
+    if (root.value("version").toInt() != 1)
+        fail(QObject::tr("%1 is a lesson of version %2; this CaptionLens reads version 1")
+                 .arg(path)
+                 .arg(root.value("version").toInt()));
+    const QDir dir = QFileInfo(path).absoluteDir();
+    Lesson l;
+    readInput(l, root.value("input").toObject(), dir);
+    l.checkpoint = resolve(dir, root.value("checkpoint").toString());
+    const QJsonObject cmp = root.value("compare").toObject();
+    for (const auto& v : cmp.value("paths").toArray())
+        l.compare << resolve(dir, v.toString());
+    l.compareA = cmp.value("a").toInt();
+    l.compareB = cmp.value("b").toInt(1);
+    l.compareHeadA = cmp.value("head_a").toInt();
+    l.compareHeadB = cmp.value("head_b").toInt();
+    l.compareStep = cmp.value("step").toInt();
+    l.compareSelf = cmp.value("attention").toString() == "self";
+    const QJsonObject tl = root.value("timeline").toObject();
+    l.timelineFolder = resolve(dir, tl.value("folder").toString());
+    l.timelinePosition = tl.value("position").toInt();
+    l.panel = root.value("panel").toString("caption");
+    const QJsonObject sel = root.value("selection").toObject();
+    l.step = sel.value("step").toInt();
+    l.layer = sel.value("layer").toInt();
+    l.head = sel.value("head").toInt(-1);
+    l.opacity = sel.value("opacity").toDouble(0.75);
+    l.autoContrast = sel.value("auto_contrast").toBool();
+    for (const auto& v : root.value("heads_off").toArray())
+        l.headsOff.push_back(v.toInt() ? 1 : 0);
+    return l;
+}
+
+} // namespace cl::ui

@@ -1,0 +1,45 @@
+#pragma once
+// A lesson: everything needed to reopen a teaching moment as one small JSON file (.cllesson):
+// the input (a shapes scene as its layout, an image embedded as PNG, or a feature row by path),
+// the checkpoint, the compared checkpoints and training run, the panel, the selected word,
+// layer and head, and the heads switched off. Paths are stored relative to the lesson's folder
+// when they lie below it, so a lesson folder can be copied to another machine.
+#include "model/api/scene.h"
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cl::ui {
+
+struct Lesson {
+    enum class Input { None, Scene, Image, Features };
+    Input input = Input::None;
+    SceneSpec scene;   // Input::Scene
+    QImage image;      // Input::Image
+    QString imageName; // shown in the title bar
+    QString featuresPath;
+    int featuresRow = 0;
+    QString checkpoint; // absolute once read
+    QStringList compare;
+    int compareA = 0, compareB = 1, compareHeadA = 0, compareHeadB = 0, compareStep = 0;
+    bool compareSelf = false; // false: cross-attention
+    QString timelineFolder;
+    int timelinePosition = 0;
+    QString panel = QStringLiteral("caption");
+    int step = 0, layer = 0, head = -1;
+    double opacity = 0.75;
+    bool autoContrast = false;
+    std::vector<uint8_t> headsOff;
+};
+
+// Writes atomically (QSaveFile). Returns an empty string, or why it failed.
+QString writeLesson(const Lesson& lesson, const QString& path);
+// Reads and checks a lesson; throws std::runtime_error with a one-line reason.
+Lesson readLesson(const QString& path);
+
+} // namespace cl::ui

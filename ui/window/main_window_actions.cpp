@@ -1,0 +1,259 @@
+// Menus, toolbar, status bar, drag and drop, recent files and exports of the main window.
+#include "ui/window/main_window.h"
+
+#include "ui/panels/attention_panel.h"
+#include "ui/panels/caption_panel.h"
+#include "ui/panels/selection.h"
+#include "ui/widgets/heatmap_plot.h"
+#include "ui/window/presenter.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QRandomGenerator>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace cl::ui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+bool isCheckpointFile(const QString& path) {
+    return path.endsWith(QLatin1String(".pt"), Qt::CaseInsensitive) ||
+           path.endsWith(QLatin1String(".pth"), Qt::CaseInsensitive);
+}
+} // namespace
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* openImage = file->addAction(tr("Open &Image…"), this, [this] {
+        const auto p = QFileDialog::getOpenFileName(
+            this, tr("Open image"), {},
+            tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.ppm *.pgm *.webp);;All files (*)"));
+        if (!p.isEmpty())
+            this->openImage(p);
+    });
+    openImage->setShortcut(QKeySequence::Open);
+    auto* openCk = file->addAction(tr("Open &Checkpoint…"), this, [this] {
+        const auto p = QFileDialog::getOpenFileName(this, tr("Open checkpoint"), {},
+                                                    tr("Checkpoints (*.pt *.pth);;All files (*)"));
+        if (!p.isEmpty())
+            openCheckpoint(p);
+    });
+    openCk->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("Open &Features (.npy)…"), this, [this] {
+        const auto p =
+            QFileDialog::getOpenFileName(this, tr("Open feature rows"), {}, tr("NumPy (*.npy)"));
+        if (p.isEmpty())
+            return;
+        bool ok = false;
+        const int row = QInputDialog::getInt(this, tr("Feature row"), tr("Row to caption:"), 0, 0,
+                                             1 << 30, 1, &ok);
+        if (ok)
+            openFeatures(p, row);
+    });
+    auto* random = file->addAction(tr("&Random Scene"), this, [this] {
+        openRandomScene(QRandomGenerator::global()->bounded(1000000000u));
+    });
+    random->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    auto* recentImages = file->addMenu(tr("Recent Images"));
+    auto* recentCks = file->addMenu(tr("Recent Checkpoints"));
+    connect(recentImages, &QMenu::aboutToShow, this,
+            [=] { fillRecentMenu(recentImages, "recentImages", false); });
+    connect(recentCks, &QMenu::aboutToShow, this,
+            [=] { fillRecentMenu(recentCks, "recentCheckpoints", true); });
+    buildLessonActions(file);
+    file->addSeparator();
+    auto* exportView = file->addAction(tr("&Export View (PNG or PDF)…"), this, [this] {
+        const auto p = QFileDialog::getSaveFileName(this, tr("Export view"), "captionlens.png",
+                                                    tr("PNG (*.png);;PDF (*.pdf)"));
+        if (!p.isEmpty() && !this->exportView(p))
+            showError(tr("Could not write %1").arg(p));
+    });
+    exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export Selected Attention &Matrix (CSV)…"), this, [this] {
+        const auto p = QFileDialog::getSaveFileName(this, tr("Export attention"), "attention.csv",
+                                                    tr("CSV (*.csv)"));
+        if (!p.isEmpty() && !exportAttentionCsv(p))
+            showError(tr("Could not write %1").arg(p));
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Caption Panel"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { showPanel("caption"); });
+    view->addAction(tr("&Attention Panel"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { showPanel("attention"); });
+    view->addAction(tr("&Positional Encoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_3), this,
+                    [this] { showPanel("pe"); });
+    view->addAction(tr("&Decoding Panel"), QKeySequence(Qt::CTRL | Qt::Key_4), this,
+                    [this] { showPanel("decode"); });
+    view->addAction(tr("&Head Ablation Panel"), QKeySequence(Qt::CTRL | Qt::Key_5), this,
+                    [this] { showPanel("heads"); });
+    view->addAction(tr("C&ompare Panel"), QKeySequence(Qt::CTRL | Qt::Key_6), this,
+                    [this] { showPanel("compare"); });
+    view->addAction(tr("&Timeline Panel"), QKeySequence(Qt::CTRL | Qt::Key_7), this,
+                    [this] { showPanel("timeline"); });
+    view->addAction(tr("&Scene Editor"), QKeySequence(Qt::CTRL | Qt::Key_8), this,
+                    [this] { showPanel("scene"); });
+
+    view->addSeparator();
+    m_presenterAction =
+        view->addAction(tr("&Presenter Mode"), this, [this](bool on) { setPresenterMode(on); });
+    m_presenterAction->setCheckable(true);
+    m_presenterAction->setShortcut(QKeySequence(Qt::Key_F11));
+    m_presenterAction->setToolTip(tr("Large fonts and thick lines for a projector (F11); "
+                                     "PageDown/PageUp step through the words"));
+    // Slide clickers send PageDown/PageUp: step the selected word in every panel.
+    view->addAction(tr("Next Word"), QKeySequence(Qt::Key_PageDown), this,
+                    [this] { stepForward(+1); });
+    view->addAction(tr("Previous Word"), QKeySequence(Qt::Key_PageUp), this,
+                    [this] { stepForward(-1); });
+    m_device = new QComboBox(this);
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    m_device->setToolTip(tr("Where the model runs; CUDA needs a LibTorch built with it. "
+                            "Changing it reloads the checkpoint."));
+    connect(m_device, &QComboBox::activated, this, [this] {
+        if (!m_model.path.empty())
+            openCheckpoint(QString::fromStdString(m_model.path));
+    });
+    m_maxLength = new QSpinBox(this);
+    m_maxLength->setRange(1, 100);
+    m_maxLength->setValue(30);
+    m_maxLength->setToolTip(
+        tr("Longest caption, in tokens (also capped by the model's positional table)"));
+    connect(m_maxLength, &QSpinBox::editingFinished, this, [this] {
+        if (m_view.valid())
+            recaption();
+    });
+    auto* bar = addToolBar(tr("Main"));
+    bar->setMovable(false);
+    bar->addAction(openImage);
+    bar->addAction(openCk);
+    bar->addAction(random);
+    bar->addAction(exportView);
+    bar->addAction(m_presenterAction);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Device "), this));
+    bar->addWidget(m_device);
+    bar->addWidget(new QLabel(tr("  Max length "), this));
+    bar->addWidget(m_maxLength);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    m_presenter = on;
+    m_presenterAction->setChecked(on);
+    applyPresenterScale(this, on ? 1.4 : 1.0);
+    for (auto* plot : findChildren<HeatmapPlot*>())
+        plot->setPointerHighlight(on);
+    on ? showFullScreen() : showNormal();
+}
+
+void MainWindow::buildStatusBar() {
+    m_modelLabel = new QLabel(tr("no model"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0); // busy indicator: the model reports no fraction
+    m_progress->setMaximumWidth(140);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        if (m_pendingCheckpoint)
+            emit checkpointCancelled(m_pendingCheckpoint);
+        m_pendingCheckpoint = 0;
+        m_pendingCaption = 0;
+        statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000);
+        updateBusy();
+    });
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_modelLabel);
+    updateBusy();
+}
+
+void MainWindow::rememberRecent(const QString& key, const QString& path) {
+    QSettings settings;
+    QStringList list = settings.value(key).toStringList();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    settings.setValue(key, list);
+}
+
+void MainWindow::fillRecentMenu(QMenu* menu, const QString& key, bool checkpoints) {
+    menu->clear();
+    const QStringList list = QSettings().value(key).toStringList();
+    for (const auto& path : list)
+        menu->addAction(
+                QFileInfo(path).fileName(), this,
+                [this, path, checkpoints] { checkpoints ? openCheckpoint(path) : openImage(path); })
+            ->setToolTip(path);
+    if (list.isEmpty())
+        menu->addAction(tr("(none yet)"))->setEnabled(false);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const auto& url : event->mimeData()->urls()) {
+        const QString path = url.toLocalFile();
+        if (path.isEmpty())
+            continue;
+        if (path.endsWith(QLatin1String(".cllesson"), Qt::CaseInsensitive))
+            openLesson(path);
+        else
+            isCheckpointFile(path) ? openCheckpoint(path) : openImage(path);
+        break;
+    }
+}
+
+bool MainWindow::exportView(const QString& path) {
+    QWidget* panel = m_tabs->currentWidget();
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return false;
+        {
+            QPdfWriter pdf(&file);
+            pdf.setPageSize(QPageSize(panel->size() * 0.75, QPageSize::Point));
+            pdf.setResolution(96);
+            pdf.setPageMargins({});
+            QPainter painter(&pdf);
+            panel->render(&painter);
+        }
+        return file.commit();
+    }
+    QSaveFile file(path);
+    return file.open(QIODevice::WriteOnly) && panel->grab().save(&file, "PNG") && file.commit();
+}
+
+bool MainWindow::exportAttentionCsv(const QString& path) {
+    refreshPanel(m_attentionPanel);
+    const QString csv = m_attentionPanel->selectedMatrixCsv();
+    QSaveFile file(path);
+    if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(csv.toUtf8());
+    return file.commit();
+}
+
+} // namespace cl::ui

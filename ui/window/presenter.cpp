@@ -1,0 +1,63 @@
+#include "ui/window/presenter.h"
+
+#include <qcustomplot.h>
+
+namespace cl::ui {
+
+namespace {
+
+// The original point size of a font-carrying object, stored once as a dynamic property.
+double baseSize(QObject* o, const QFont& current) {
+    const QVariant v = o->property("cl_baseFontSize");
+    if (v.isValid())
+        return v.toDouble();
+    o->setProperty("cl_baseFontSize", current.pointSizeF());
+    return current.pointSizeF();
+}
+
+QFont scaled(QFont f, double base, double factor) {
+    f.setPointSizeF(base * factor);
+    return f;
+}
+
+void scaleAxis(QCPAxis* axis, double factor) {
+    const double base = baseSize(axis, axis->tickLabelFont());
+    axis->setTickLabelFont(scaled(axis->tickLabelFont(), base, factor));
+    axis->setLabelFont(scaled(axis->labelFont(), base, factor));
+}
+
+void scalePlot(QCustomPlot* plot, double factor) {
+    // Some plots hold only a colour scale (no axis rect); colour scales carry their own axis.
+    if (auto* rect = plot->axisRect())
+        for (auto* axis : rect->axes())
+            scaleAxis(axis, factor);
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+        auto* element = plot->plotLayout()->elementAt(i);
+        if (auto* title = qobject_cast<QCPTextElement*>(element))
+            title->setFont(scaled(title->font(), baseSize(title, title->font()), factor));
+        if (auto* scale = qobject_cast<QCPColorScale*>(element))
+            scaleAxis(scale->axis(), factor);
+    }
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        QPen pen = plot->graph(i)->pen();
+        pen.setWidthF(2.0 * factor);
+        plot->graph(i)->setPen(pen);
+    }
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i))) {
+            QPen pen = rect->pen();
+            pen.setWidthF(2.0 * factor);
+            rect->setPen(pen);
+        }
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace
+
+void applyPresenterScale(QWidget* root, double factor) {
+    root->setFont(scaled(root->font(), baseSize(root, root->font()), factor));
+    for (auto* plot : root->findChildren<QCustomPlot*>())
+        scalePlot(plot, factor);
+}
+
+} // namespace cl::ui
