@@ -29,8 +29,8 @@ struct GuiFixture {
         window->setShowDialogs(false);
         window->show();
         window->openCheckpoint(kModel);
-        QTest::qWaitFor([&] { return !window->busy(); }, 30000);
-        return QString::fromStdString(window->model().path) == kModel;
+        return QTest::qWaitFor([&] { return !window->busy(); }, 30000) &&
+               QString::fromStdString(window->model().path) == kModel;
     }
     void stop() {
         thread.reset();

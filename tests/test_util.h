@@ -4,9 +4,16 @@
 
 #include <QTest>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace cltest {
+
+inline std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
 
 inline std::string dataPath(const char* name) {
     return std::string(CL_TEST_DATA) + "/" + name;

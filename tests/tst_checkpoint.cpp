@@ -37,11 +37,6 @@ void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
 }
 
-std::string readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // A zip archive with the given records, as torch.save lays them out.
 std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
     std::string out;
@@ -132,7 +127,7 @@ void TestCheckpoint::roundTripThroughPython() {
 void TestCheckpoint::badFiles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
-    const std::string good = readBytes(cltest::dataPath("course_2021.pt"));
+    const std::string good = cltest::readBytes(cltest::dataPath("course_2021.pt"));
     QTest::newRow("empty") << QByteArray() << "the file is empty";
     QTest::newRow("random bytes") << QByteArray("\x13\x37 this is not a checkpoint at all", 33)
                                   << "not a PyTorch zip checkpoint";

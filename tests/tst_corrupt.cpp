@@ -20,11 +20,6 @@ using namespace cl;
 
 namespace {
 
-std::string readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // Deterministic mutations of `good`: truncations at 48 points and at every byte of the first 64,
 // `flips` single-bit flips, and 40 splices (a chunk copied over another place).
 std::vector<std::string> mutations(const std::string& good, int flips) {
@@ -104,7 +99,7 @@ void TestCorrupt::ourCheckpoint() {
                 "blue",   "circle",  "square", "left",  "of", "right"};
     ck.config = courseConfig(ck.stateDict, 12, 2, Layout::Course2021);
     writeCheckpoint(m_dir.filePath("good.pt").toStdString(), ck);
-    const auto good = readBytes(m_dir.filePath("good.pt").toStdString());
+    const auto good = cltest::readBytes(m_dir.filePath("good.pt").toStdString());
     const auto t = runAll(good, 400, m_dir.filePath("m.pt"), [](const std::string& p) {
         auto model = Captioner::open(p);
         DecodeOptions d;
@@ -119,7 +114,7 @@ void TestCorrupt::ourCheckpoint() {
 }
 
 void TestCorrupt::courseStateDict() {
-    const auto good = readBytes(cltest::dataPath("course_2025.pt"));
+    const auto good = cltest::readBytes(cltest::dataPath("course_2025.pt"));
     const auto t = runAll(good, 400, m_dir.filePath("c.pt"), [](const std::string& p) {
         const auto sd = readStateDict(p);
         Checkpoint ck;
@@ -145,7 +140,7 @@ void TestCorrupt::npyFeatures() {
 }
 
 void TestCorrupt::vocabularyJson() {
-    const auto good = readBytes(cltest::dataPath("tiny_vocab.json"));
+    const auto good = cltest::readBytes(cltest::dataPath("tiny_vocab.json"));
     const auto t = runAll(good, 200, m_dir.filePath("v.json"),
                           [](const std::string& p) { Vocabulary(readVocabJson(p)); });
     totalCases += t.cases;
@@ -158,7 +153,7 @@ void TestCorrupt::images() {
     for (const char* format : {"PNG", "JPEG", "BMP"}) {
         const QString path = m_dir.filePath(QString("good.") + format);
         QVERIFY(img.save(path, format));
-        const auto good = readBytes(path.toStdString());
+        const auto good = cltest::readBytes(path.toStdString());
         const auto t =
             runAll(good, 150, m_dir.filePath(QString("m.") + format), [](const std::string& p) {
                 const auto loaded = loadImage(QString::fromStdString(p));

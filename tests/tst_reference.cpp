@@ -342,12 +342,7 @@ void TestReference::devicePathMatchesFullRerun() {
 }
 
 void TestReference::stateDictKeyNames() {
-    ModelConfig c;
-    c.vocabSize = 12;
-    c.inputDim = 10;
-    c.wordvecDim = 16;
-    c.ffnDim = 32;
-    c.maxLength = 12;
+    ModelConfig c = presets::tinyTest();
     CaptioningTransformer m(c, 0);
     std::vector<std::string> keys;
     for (const auto& [k, v] : stateDictOf(*m))

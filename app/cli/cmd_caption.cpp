@@ -25,7 +25,7 @@ struct Result {
     CaptionTrace trace;
 };
 
-std::vector<Result> captionFeatureRows(const Captioner& model, const CaptionOptions& o,
+std::vector<Result> captionFeatureRows(Captioner& model, const CaptionOptions& o,
                                        const DecodeOptions& d) {
     const NpyMatrix m = readNpy(o.features);
     if (m.cols != model.info().config.inputDim)
@@ -49,7 +49,7 @@ std::vector<Result> captionFeatureRows(const Captioner& model, const CaptionOpti
     return out;
 }
 
-std::vector<Result> captionImageFiles(const Captioner& model, const CaptionOptions& o,
+std::vector<Result> captionImageFiles(Captioner& model, const CaptionOptions& o,
                                       const DecodeOptions& d) {
     std::vector<RgbImage> images;
     for (const auto& path : o.inputs) {

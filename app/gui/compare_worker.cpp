@@ -40,7 +40,7 @@ void CompareWorker::compare(const cl::ui::CompareRequest& r) {
     result.purpose = r.purpose;
     result.paths = r.paths;
     std::vector<std::shared_ptr<Captioner>> held; // alive while comparing, even if evicted
-    std::vector<const Captioner*> models;
+    std::vector<Captioner*> models;
     std::vector<int> index; // result slot of each loaded model
     for (int i = 0; i < r.paths.size(); ++i) {
         const Cached& c = load(r.paths[i]);

@@ -24,7 +24,7 @@ namespace {
 // signal's arguments between the two threads, is invisible to it. These annotations state that
 // ordering at our thread boundary (a release after the event is posted, an acquire before the
 // slot runs), so TSan checks our code without drowning in reports about Qt's queue.
-char g_channel;
+[[maybe_unused]] char g_channel; // used by the annotations in TSan builds only
 void handOver() {
 #ifdef CL_TSAN
     __tsan_release(&g_channel);
@@ -89,6 +89,8 @@ ModelThread::ModelThread(ui::MainWindow& window)
       m_compareCourier(new Courier(m_compare)) {
     using W = CaptionWorker;
     using M = ui::MainWindow;
+    using S = ui::Session;
+    ui::Session* session = window.session(); // lives in the window's thread
     m_worker->moveToThread(&m_thread);
     // Shutdown: quit() reaches the thread through Qt's queue, wait() through a futex; both are
     // invisible to TSan, so the hand-over is stated here too (see ~ModelThread).
@@ -99,27 +101,27 @@ ModelThread::ModelThread(ui::MainWindow& window)
     QObject::connect(&m_thread, &QThread::finished, m_worker, lastWords, Qt::DirectConnection);
     // Direct connections only touch the worker's atomics; the work itself is queued.
     QObject::connect(
-        &window, &M::captionRequested, m_worker,
+        session, &S::captionRequested, m_worker,
         [w = m_worker](const ui::CaptionRequest& r) { w->noteCaptionRequest(r); },
         Qt::DirectConnection);
     QObject::connect(
-        &window, &M::checkpointCancelled, m_worker,
+        session, &S::checkpointCancelled, m_worker,
         [w = m_worker](quint64 id) { w->cancelCheckpoint(id); }, Qt::DirectConnection);
-    queue(&window, &M::captionRequested, m_worker, &W::caption, m_workerCourier);
-    queue(&window, &M::checkpointRequested, m_worker, &W::openCheckpoint, m_workerCourier);
-    queue(m_worker, &W::captioned, &window, &M::onCaptioned, m_windowCourier);
-    queue(m_worker, &W::captionFailed, &window, &M::onCaptionFailed, m_windowCourier);
-    queue(m_worker, &W::checkpointOpened, &window, &M::onCheckpointOpened, m_windowCourier);
-    queue(m_worker, &W::checkpointFailed, &window, &M::onCheckpointFailed, m_windowCourier);
+    queue(session, &S::captionRequested, m_worker, &W::caption, m_workerCourier);
+    queue(session, &S::checkpointRequested, m_worker, &W::openCheckpoint, m_workerCourier);
+    queue(m_worker, &W::captioned, session, &S::onCaptioned, m_windowCourier);
+    queue(m_worker, &W::captionFailed, session, &S::onCaptionFailed, m_windowCourier);
+    queue(m_worker, &W::checkpointOpened, session, &S::onCheckpointOpened, m_windowCourier);
+    queue(m_worker, &W::checkpointFailed, session, &S::onCheckpointFailed, m_windowCourier);
     m_thread.start();
 
     m_compare->moveToThread(&m_compareThread);
     QObject::connect(&m_compareThread, &QThread::finished, m_compare, lastWords,
                      Qt::DirectConnection);
     QObject::connect(
-        &window, &M::compareRequested, m_compare,
+        session, &S::compareRequested, m_compare,
         [w = m_compare](const ui::CompareRequest& r) { w->noteRequest(r); }, Qt::DirectConnection);
-    queue(&window, &M::compareRequested, m_compare, &CompareWorker::compare, m_compareCourier);
+    queue(session, &S::compareRequested, m_compare, &CompareWorker::compare, m_compareCourier);
     queue(m_compare, &CompareWorker::compared, &window, &M::onCompared, m_windowCourier);
     m_compareThread.start();
 }

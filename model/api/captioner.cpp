@@ -9,31 +9,39 @@
 namespace cl {
 
 namespace {
-// Applies a decode's positional-encoding switch for the duration of one call.
-class PositionalSwitch {
-  public:
-    PositionalSwitch(CaptioningTransformer& m, bool on) : m_model(m) {
-        m_model->positional_encoding->setEnabled(on);
-    }
-    ~PositionalSwitch() { m_model->positional_encoding->setEnabled(true); }
 
-  private:
-    CaptioningTransformer& m_model;
-};
-// Zeroes the output of the heads a decode switches off, for the duration of one call.
-class HeadSwitch {
+// Everything one decode call switches on the shared model, undone when it returns: inference
+// mode, the positional encoding, and the heads the options switch off (their output zeroed).
+class DecodeScope {
   public:
-    HeadSwitch(CaptioningTransformer& m, const std::vector<uint8_t>& off) : m_model(m) {
-        if (off.empty())
-            return;
+    DecodeScope(CaptioningTransformer& m, const DecodeOptions& options) : m_model(m) {
         const auto& c = m->config();
-        if (static_cast<int64_t>(off.size()) != c.numLayers * 2 * c.numHeads)
+        const auto& off = options.headsOff;
+        // Checked before anything changes: a constructor that throws runs no destructor.
+        if (!off.empty() && static_cast<int64_t>(off.size()) != c.numLayers * 2 * c.numHeads)
             throw std::invalid_argument("head mask has " + std::to_string(off.size()) +
                                         " entries; this model needs layers x 2 x heads = " +
                                         std::to_string(c.numLayers * 2 * c.numHeads));
-        const auto device = m->parameters().front().device();
+        if (!off.empty())
+            switchHeadsOff(off);
+        m_model->positional_encoding->setEnabled(options.positionalEncoding);
+    }
+    ~DecodeScope() {
+        m_model->positional_encoding->setEnabled(true);
+        for (size_t l = 0; l < m_model->transformer->size(); ++l) {
+            m_model->transformer->layer(l).self_attn->setHeadMask({});
+            m_model->transformer->layer(l).cross_attn->setHeadMask({});
+        }
+    }
+    DecodeScope(const DecodeScope&) = delete;
+    DecodeScope& operator=(const DecodeScope&) = delete;
+
+  private:
+    void switchHeadsOff(const std::vector<uint8_t>& off) {
+        const auto& c = m_model->config();
+        const auto device = m_model->parameters().front().device();
         for (int64_t l = 0; l < c.numLayers; ++l) {
-            auto& layer = m->transformer->layer(static_cast<size_t>(l));
+            auto& layer = m_model->transformer->layer(static_cast<size_t>(l));
             for (int kind = 0; kind < 2; ++kind) {
                 auto keep = torch::ones({c.numHeads});
                 for (int64_t h = 0; h < c.numHeads; ++h)
@@ -43,14 +51,8 @@ class HeadSwitch {
             }
         }
     }
-    ~HeadSwitch() {
-        for (size_t l = 0; l < m_model->transformer->size(); ++l) {
-            m_model->transformer->layer(l).self_attn->setHeadMask({});
-            m_model->transformer->layer(l).cross_attn->setHeadMask({});
-        }
-    }
 
-  private:
+    c10::InferenceMode m_inference; // first: the masks above are made inside it
     CaptioningTransformer& m_model;
 };
 
@@ -122,33 +124,27 @@ const Vocabulary& Captioner::vocab() const {
 }
 
 std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& rows, int64_t count,
-                                                     const DecodeOptions& options) const {
+                                                     const DecodeOptions& options) {
     const auto dim = d->info.config.inputDim;
     if (d->info.config.memory != MemoryKind::Features)
         throw std::invalid_argument("this model captions images, not feature vectors");
     if (count <= 0 || static_cast<int64_t>(rows.size()) != count * dim)
         throw std::invalid_argument("expected " + std::to_string(count) +
                                     " feature rows of width " + std::to_string(dim));
-    torch::InferenceMode guard;
-    PositionalSwitch pe(d->model, options.positionalEncoding);
-    HeadSwitch heads(d->model, options.headsOff);
+    DecodeScope scope(d->model, options);
     auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
     return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
 }
 
 std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& images,
-                                                   const DecodeOptions& options) const {
-    torch::InferenceMode guard;
-    PositionalSwitch pe(d->model, options.positionalEncoding);
-    HeadSwitch heads(d->model, options.headsOff);
+                                                   const DecodeOptions& options) {
+    DecodeScope scope(d->model, options);
     return greedyDecode(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 
 std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<RgbImage>& images,
-                                                            const DecodeOptions& options) const {
-    torch::InferenceMode guard;
-    PositionalSwitch pe(d->model, options.positionalEncoding);
-    HeadSwitch heads(d->model, options.headsOff);
+                                                            const DecodeOptions& options) {
+    DecodeScope scope(d->model, options);
     return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
 }
 

@@ -34,15 +34,17 @@ class Captioner {
     const ModelInfo& info() const;
     const Vocabulary& vocab() const;
 
+    // Decoding switches state on the model's modules for the call (positional encoding, heads
+    // off), so it is not const: one Captioner serves one thread at a time.
     // rows: count * inputDim floats (feature models).
     std::vector<CaptionTrace> captionFeatures(const std::vector<float>& rows, int64_t count,
-                                              const DecodeOptions& options) const;
+                                              const DecodeOptions& options);
     // Image models; images of any size are resized by the model (image_encoder.h).
     std::vector<CaptionTrace> captionImages(const std::vector<RgbImage>& images,
-                                            const DecodeOptions& options) const;
+                                            const DecodeOptions& options);
     // The same decode re-running the full prefix like the seed's sample() (reference, bench).
     std::vector<CaptionTrace> captionImagesFullRerun(const std::vector<RgbImage>& images,
-                                                     const DecodeOptions& options) const;
+                                                     const DecodeOptions& options);
 
   private:
     struct Impl;

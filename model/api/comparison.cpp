@@ -10,7 +10,7 @@ namespace cl {
 
 namespace {
 
-std::vector<CaptionTrace> decode(const Captioner& m, const RgbImage& image,
+std::vector<CaptionTrace> decode(Captioner& m, const RgbImage& image,
                                  const std::vector<float>& features, const DecodeOptions& opt) {
     if (m.info().config.memory == MemoryKind::ImageGrid) {
         if (image.pixels.empty())
@@ -24,7 +24,7 @@ std::vector<CaptionTrace> decode(const Captioner& m, const RgbImage& image,
 
 // Model i teacher-forced on the tokens of `other` (its own vocabulary's ids, <UNK> for words it
 // lacks). Returns the trace and which tokens were known.
-std::pair<CaptionTrace, std::vector<bool>> forceOn(const Captioner& m, const CaptionTrace& other,
+std::pair<CaptionTrace, std::vector<bool>> forceOn(Captioner& m, const CaptionTrace& other,
                                                    const RgbImage& image,
                                                    const std::vector<float>& features) {
     const auto& vocab = m.vocab();
@@ -50,9 +50,9 @@ std::pair<CaptionTrace, std::vector<bool>> forceOn(const Captioner& m, const Cap
 
 } // namespace
 
-std::vector<ModelRun> compareModels(const std::vector<const Captioner*>& models,
-                                    const RgbImage& image, const std::vector<float>& features,
-                                    int64_t maxLength, bool teacherForce) {
+std::vector<ModelRun> compareModels(const std::vector<Captioner*>& models, const RgbImage& image,
+                                    const std::vector<float>& features, int64_t maxLength,
+                                    bool teacherForce) {
     std::vector<ModelRun> runs(models.size());
     DecodeOptions opt;
     opt.maxLength = maxLength;

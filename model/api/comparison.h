@@ -20,9 +20,9 @@ struct ModelRun {
 
 // models: the loaded checkpoints (one may appear twice). An image model needs `image`, a
 // feature model `features` (one row); a model that cannot read the input gets an error.
-std::vector<ModelRun> compareModels(const std::vector<const Captioner*>& models,
-                                    const RgbImage& image, const std::vector<float>& features,
-                                    int64_t maxLength, bool teacherForce = true);
+std::vector<ModelRun> compareModels(const std::vector<Captioner*>& models, const RgbImage& image,
+                                    const std::vector<float>& features, int64_t maxLength,
+                                    bool teacherForce = true);
 
 // Jensen-Shannon divergence in bits (0 for identical distributions, at most 1).
 double jensenShannon(const float* p, const float* q, size_t n);

@@ -34,6 +34,47 @@ void ModelConfig::validate() const {
     }
 }
 
+namespace presets {
+
+ModelConfig notebook() {
+    ModelConfig c;
+    c.vocabSize = 1004;
+    c.inputDim = 512;
+    c.wordvecDim = 256;
+    c.numHeads = 2;
+    c.numLayers = 2;
+    c.ffnDim = 2048;
+    c.maxLength = 30;
+    return c;
+}
+
+ModelConfig tinyTest() {
+    ModelConfig c;
+    c.vocabSize = 12;
+    c.inputDim = 10;
+    c.wordvecDim = 16;
+    c.numHeads = 2;
+    c.numLayers = 2;
+    c.ffnDim = 32;
+    c.maxLength = 12;
+    return c;
+}
+
+ModelConfig shapesImage(int64_t vocabSize) {
+    ModelConfig c;
+    c.vocabSize = vocabSize;
+    c.inputDim = c.wordvecDim = 128;
+    c.numHeads = 4;
+    c.numLayers = 2;
+    c.ffnDim = 512;
+    c.maxLength = 20;
+    c.memory = MemoryKind::ImageGrid;
+    c.encoder = {64, 8, 64, true};
+    return c;
+}
+
+} // namespace presets
+
 std::string layoutName(Layout layout) {
     return layout == Layout::Course2021 ? "2021" : "2025";
 }

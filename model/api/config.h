@@ -46,6 +46,15 @@ struct Metadata {
     std::string evalJson; // eval figures when stored (training timeline), else empty
 };
 
+// Named configurations, so no benchmark or test builds one field by field.
+namespace presets {
+ModelConfig notebook(); // the course notebook: D 512, W 256, 2 heads, 2 layers, FFN 2048, V 1004
+ModelConfig tinyTest(); // tests/reference.py's goldens: V 12, D 10, W 16, 2 heads, 2 layers, FFN 32
+// Our default image model (resources/models/default.pt): W = D = 128, 4 heads, 2 layers, FFN 512,
+// a 64-pixel input encoded to an 8 x 8 grid with the 2D position code.
+ModelConfig shapesImage(int64_t vocabSize);
+} // namespace presets
+
 std::string layoutName(Layout layout);
 Layout layoutFromName(const std::string& name); // "2021" or "2025"
 std::string memoryKindName(MemoryKind kind);

@@ -28,7 +28,7 @@ struct EvalResult {
     std::string toJson() const;
 };
 
-EvalResult evaluate(const Captioner& model, const EvalOptions& options);
+EvalResult evaluate(Captioner& model, const EvalOptions& options);
 
 // Corpus-level BLEU-4 (Papineni et al. 2002): clipped n-gram precisions over all candidates,
 // geometric mean, brevity penalty against the closest reference length.

@@ -52,4 +52,11 @@ std::vector<int64_t> Vocabulary::encode(const std::string& text) const {
     return ids;
 }
 
+Vocabulary Vocabulary::numbered(int64_t size) {
+    std::vector<std::string> words = {"<NULL>", "<START>", "<END>", "<UNK>"};
+    for (int64_t i = 4; i < size; ++i)
+        words.push_back("w" + std::to_string(i));
+    return Vocabulary(words);
+}
+
 } // namespace cl

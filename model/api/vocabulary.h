@@ -12,6 +12,8 @@ class Vocabulary {
     Vocabulary() = default;
     // Throws std::invalid_argument on an empty list, a duplicate word or a missing special token.
     explicit Vocabulary(std::vector<std::string> words);
+    // The four special tokens, then w4, w5, ... up to `size` words (benchmarks, self-checks).
+    static Vocabulary numbered(int64_t size);
 
     int64_t size() const { return static_cast<int64_t>(m_words.size()); }
     const std::string& word(int64_t id) const; // "<id N>" text when out of range is an error

@@ -29,25 +29,6 @@ void sync(const torch::Device& d) {
         torch::cuda::synchronize();
 }
 
-Vocabulary numberedVocab(int64_t v) {
-    std::vector<std::string> words = {"<NULL>", "<START>", "<END>", "<UNK>"};
-    for (int64_t i = 4; i < v; ++i)
-        words.push_back("w" + std::to_string(i));
-    return Vocabulary(words);
-}
-
-ModelConfig notebookConfig() {
-    ModelConfig c;
-    c.vocabSize = 1004;
-    c.inputDim = 512;
-    c.wordvecDim = 256;
-    c.numHeads = 2;
-    c.numLayers = 2;
-    c.ffnDim = 2048;
-    c.maxLength = 30;
-    return c;
-}
-
 // Bytes of the weight matrices one decode step reads (cached keys/values of the memory aside).
 double stepWeightBytes(const ModelConfig& c) {
     const double w = c.wordvecDim, f = c.ffnDim;
@@ -149,8 +130,8 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
 
 BenchReport benchNotebook(const BenchOptions& given) {
     const auto d = deviceOf(given.device);
-    const auto c = notebookConfig();
-    const auto vocab = numberedVocab(c.vocabSize);
+    const auto c = presets::notebook();
+    const auto vocab = Vocabulary::numbered(c.vocabSize);
     torch::manual_seed(0);
     CaptioningTransformer model(c, vocab.nullId());
     model->eval();

@@ -57,18 +57,9 @@ std::vector<std::string> selfCheck(const std::string& device) {
     const torch::Device d = device == "cuda" ? torch::kCUDA : torch::kCPU;
     if (d.is_cuda() && !torch::cuda::is_available())
         return {"cuda is not available"};
-    ModelConfig c;
-    c.vocabSize = 12;
-    c.inputDim = 16;
-    c.wordvecDim = 16;
-    c.numHeads = 4;
-    c.numLayers = 2;
-    c.ffnDim = 32;
-    c.maxLength = 10;
-    std::vector<std::string> words = {"<NULL>", "<START>", "<END>", "<UNK>"};
-    for (int i = 4; i < 12; ++i)
-        words.push_back("w" + std::to_string(i));
-    const Vocabulary vocab(words);
+    ModelConfig c = presets::tinyTest();
+    c.numHeads = 4; // more heads than the goldens' two: every head split is exercised
+    const Vocabulary vocab = Vocabulary::numbered(c.vocabSize);
     auto model = randomModel(c, vocab, d);
     torch::InferenceMode guard;
     const auto memory = torch::randn({3, 9, 16}, torch::TensorOptions().device(d));

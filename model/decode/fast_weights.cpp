@@ -26,13 +26,8 @@ Gemv gemvOf(const torch::Tensor& w, const torch::Tensor& b) {
     return {w.contiguous(), b.contiguous()};
 }
 
-Gemv stacked(const std::vector<torch::nn::Linear>& parts) {
-    std::vector<torch::Tensor> w, b;
-    for (const auto& p : parts) {
-        w.push_back(p->weight);
-        b.push_back(p->bias);
-    }
-    return gemvOf(torch::cat(w, 0), torch::cat(b, 0));
+Gemv gemvOf(const std::pair<torch::Tensor, torch::Tensor>& weightAndBias) {
+    return gemvOf(weightAndBias.first, weightAndBias.second);
 }
 
 std::shared_ptr<const FastWeights> build(CaptioningTransformerImpl& model) {
@@ -41,7 +36,7 @@ std::shared_ptr<const FastWeights> build(CaptioningTransformerImpl& model) {
         auto& l = model.transformer->layer(i);
         auto &s = *l.self_attn, &c = *l.cross_attn;
         w->layers.push_back(
-            {stacked({s.query, s.key, s.value}), gemvOf(s.proj->weight, s.proj->bias),
+            {gemvOf(s.stackedQkv()), gemvOf(s.proj->weight, s.proj->bias),
              gemvOf(c.query->weight, c.query->bias), gemvOf(c.proj->weight, c.proj->bias),
              gemvOf(l.fc1()->weight, l.fc1()->bias), gemvOf(l.fc2()->weight, l.fc2()->bias)});
     }

@@ -15,7 +15,6 @@ class CachedSource final : public StepSource {
   public:
     CachedSource(CaptioningTransformerImpl& model, const torch::Tensor& memory, int64_t steps)
         : m_model(model) {
-        const auto& c = model.config();
         for (size_t l = 0; l < model.transformer->size(); ++l) {
             auto& layer = model.transformer->layer(l);
             m_cross.push_back(layer.cross_attn->project(memory, memory));

@@ -62,9 +62,13 @@ KVCache MultiHeadAttentionImpl::selfCache(int64_t batch, int64_t capacity,
     KVCache cache;
     cache.k = torch::zeros({batch, m_heads, capacity, m_headDim}, options);
     cache.v = torch::zeros_like(cache.k);
-    cache.qkvWeight = torch::cat({query->weight, key->weight, value->weight}, 0);
-    cache.qkvBias = torch::cat({query->bias, key->bias, value->bias}, 0);
+    std::tie(cache.qkvWeight, cache.qkvBias) = stackedQkv();
     return cache;
+}
+
+std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::stackedQkv() const {
+    return {torch::cat({query->weight, key->weight, value->weight}, 0),
+            torch::cat({query->bias, key->bias, value->bias}, 0)};
 }
 
 torch::Tensor MultiHeadAttentionImpl::attendOne(const torch::Tensor& q, const torch::Tensor& k,

@@ -29,6 +29,9 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
     KVCache project(const torch::Tensor& key, const torch::Tensor& value);
     // An empty self-attention cache for `batch` sequences of up to `capacity` positions.
     KVCache selfCache(int64_t batch, int64_t capacity, const torch::TensorOptions& options);
+    // Query, key and value weights stacked: (3E, E) and (3E,), so one product gives all three
+    // (self-attention decode steps here and in decode/fast_weights.cpp).
+    std::pair<torch::Tensor, torch::Tensor> stackedQkv() const;
     // Self-attention of one new position x (N, 1, E): appends its key and value to the cache,
     // attends over every cached position. Weights (N, H, 1, length) go to *weights.
     torch::Tensor stepSelf(const torch::Tensor& x, KVCache& cache, torch::Tensor* weights);

@@ -146,7 +146,7 @@ double corpusBleu4(const std::vector<Words>& cands, const std::vector<std::vecto
     return bp * std::exp(logSum);
 }
 
-EvalResult evaluate(const Captioner& model, const EvalOptions& o) {
+EvalResult evaluate(Captioner& model, const EvalOptions& o) {
     EvalResult res;
     const auto& cfg = model.info().config;
     res.layers = cfg.numLayers;

@@ -94,17 +94,11 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
 } // namespace
 
 ModelConfig shapesModelConfig(const TrainOptions& o) {
-    ModelConfig c;
-    c.vocabSize = static_cast<int64_t>(shapesVocabulary().size());
-    c.inputDim = o.width;
-    c.wordvecDim = o.width;
+    ModelConfig c = presets::shapesImage(static_cast<int64_t>(shapesVocabulary().size()));
+    c.inputDim = c.wordvecDim = o.width;
     c.numHeads = o.heads;
     c.numLayers = o.layers;
     c.ffnDim = o.ffn;
-    c.maxLength = 20;
-    c.dropout = 0.1;
-    c.layout = Layout::Course2021;
-    c.memory = MemoryKind::ImageGrid;
     c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d};
     c.validate();
     return c;

@@ -4,6 +4,7 @@
 // Bottom: the selected word's cross-attention over the image for every (layer, head), and the
 // selected head's map for every word of the caption.
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QWidget>
 
@@ -18,11 +19,11 @@ class AttentionTile;
 class HeatmapPlot;
 class Selection;
 
-class AttentionPanel final : public QWidget {
+class AttentionPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     AttentionPanel(Selection* selection, QWidget* parent = nullptr);
-    void setView(const CaptionView& view);
+    void setView(const CaptionView& view) override;
 
     int thumbnailCount() const { return static_cast<int>(m_thumbs.size()); }
     HeatmapPlot* thumbnail(int layer, int head) const; // head -1: the average column

@@ -2,6 +2,7 @@
 // The image and its caption: word chips, and the selected word's cross-attention over the image
 // for a chosen layer and head (or the head average), with opacity and a colour scale.
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QWidget>
 
@@ -18,11 +19,11 @@ class AttentionTile;
 class Selection;
 class WordChips;
 
-class CaptionPanel final : public QWidget {
+class CaptionPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     CaptionPanel(Selection* selection, QWidget* parent = nullptr);
-    void setView(const CaptionView& view);
+    void setView(const CaptionView& view) override;
     WordChips* chips() const { return m_chips; }
     AttentionTile* imageTile() const { return m_image; }
     QString captionText() const;

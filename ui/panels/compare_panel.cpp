@@ -170,9 +170,13 @@ void ComparePanel::addPaths(const QStringList& paths) {
     emit pathsChanged();
 }
 
-void ComparePanel::setResult(const CompareResult& result, const QImage& image) {
+bool ComparePanel::stepBy(int delta) {
+    setStep(std::max(0, m_step + delta)); // A's words
+    return true;
+}
+
+void ComparePanel::setResult(const CompareResult& result) {
     m_result = result;
-    m_image = image;
     const int n = int(result.paths.size());
     if (m_a >= n)
         m_a = 0;

@@ -4,6 +4,7 @@
 // two attention maps, their difference and the Jensen-Shannon divergence of every head pair.
 // Model A is the reference: attention is compared on A's caption (B teacher-forced on it).
 #include "ui/math/colormap.h"
+#include "ui/panels/panel.h"
 #include "ui/window/requests.h"
 
 #include <QImage>
@@ -22,7 +23,7 @@ namespace cl::ui {
 class AttentionTile;
 class HeatmapPlot;
 
-class ComparePanel final : public QWidget {
+class ComparePanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     explicit ComparePanel(QWidget* parent = nullptr);
@@ -31,7 +32,10 @@ class ComparePanel final : public QWidget {
     void setPaths(const QStringList& paths);
     void addPaths(const QStringList& paths);
     // The comparison of the current input arrived (image: empty for feature models).
-    void setResult(const CompareResult& result, const QImage& image);
+    // The image on screen, which results are drawn over (empty for feature models).
+    void setView(const CaptionView& view) override { m_image = view.image; }
+    bool stepBy(int delta) override;
+    void setResult(const CompareResult& result);
     const CompareResult& result() const { return m_result; }
 
     // The pair and head under comparison (indices into paths(); heads as layer * H + head).

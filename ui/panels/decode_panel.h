@@ -4,6 +4,7 @@
 // self-attention row for every layer and head, and its cross-attention over the image. Click a
 // candidate to force it: decoding continues greedily from there, shown next to the original.
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QWidget>
 
@@ -20,11 +21,11 @@ class AttentionTile;
 class HeatmapPlot;
 class Selection;
 
-class DecodePanel final : public QWidget {
+class DecodePanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     DecodePanel(Selection* selection, QWidget* parent = nullptr);
-    void setView(const CaptionView& view);
+    void setView(const CaptionView& view) override;
     void setBranch(const CaptionTrace& branch); // the forced decode arrived
 
     int step() const;

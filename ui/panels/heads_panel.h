@@ -2,6 +2,7 @@
 // Head ablation: switch any self- or cross-attention head off (its output zeroed) and watch the
 // caption, the probabilities and the other heads change in every panel; Reset restores the model.
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QWidget>
 
@@ -11,11 +12,11 @@ class QLabel;
 
 namespace cl::ui {
 
-class HeadsPanel final : public QWidget {
+class HeadsPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     explicit HeadsPanel(QWidget* parent = nullptr);
-    void setView(const CaptionView& view);
+    void setView(const CaptionView& view) override;
     // [layer][0 self / 1 cross][head], 1 = off (DecodeOptions::headsOff).
     std::vector<uint8_t> headsOff() const;
     void setHeadOff(int layer, int kind, int head, bool off);

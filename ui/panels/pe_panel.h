@@ -4,6 +4,7 @@
 // dimensions as sinusoids, the image models' 2D grid code (click a cell), and an ablation that
 // captions the current image with the encoding removed.
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QWidget>
 
@@ -19,11 +20,11 @@ namespace cl::ui {
 class AttentionTile;
 class HeatmapPlot;
 
-class PePanel final : public QWidget {
+class PePanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     explicit PePanel(QWidget* parent = nullptr);
-    void setView(const CaptionView& view);           // defaults follow the model
+    void setView(const CaptionView& view) override;  // defaults follow the model
     void setAblation(const CaptionTrace& withoutPe); // the ablated caption arrived
     void setSize(int positions, int width);
     HeatmapPlot* table() const { return m_table; }

@@ -4,6 +4,7 @@
 // Shows the scene's reference caption next to the model's, and the selected word's attention.
 #include "model/api/scene.h"
 #include "ui/panels/caption_view.h"
+#include "ui/panels/panel.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -19,7 +20,7 @@ class SceneCanvas;
 class Selection;
 class WordChips;
 
-class SceneEditor final : public QWidget {
+class SceneEditor final : public QWidget, public Panel {
     Q_OBJECT
   public:
     SceneEditor(Selection* selection, QWidget* parent = nullptr);
@@ -29,7 +30,7 @@ class SceneEditor final : public QWidget {
     QImage sceneImage() const;
     SceneCanvas* canvas() const { return m_canvas; }
     // A caption arrived; it is the editor's when its image is the scene on the canvas.
-    void setView(const CaptionView& view);
+    void setView(const CaptionView& view) override;
     bool showsCurrentScene() const { return m_captionCurrent; }
     QString referenceText() const;
     QString modelText() const;

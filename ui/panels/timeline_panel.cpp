@@ -195,11 +195,17 @@ void TimelinePanel::showCurrent() {
     fillTiles(trace);
 }
 
-void TimelinePanel::setResult(const CompareResult& result, const QImage& image) {
+bool TimelinePanel::stepBy(int delta) {
+    const int n = int(m_paths.size());
+    if (n > 0)
+        setPosition(std::clamp(position() + delta, 0, n - 1)); // the snapshots
+    return true;
+}
+
+void TimelinePanel::setResult(const CompareResult& result) {
     if (result.paths != m_paths)
         return; // another run was opened since
     m_last = result;
-    m_image = image;
     fillTable();
     showCurrent();
 }

@@ -3,6 +3,7 @@
 // caption of the image on screen, where each word looked, and the quality figures `eval` stored
 // in the checkpoint. Play steps through the run on a timer, for a class to watch it learn.
 // Every snapshot captions the image at once (they are small), so scrubbing needs no model work.
+#include "ui/panels/panel.h"
 #include "ui/window/requests.h"
 
 #include <QImage>
@@ -21,7 +22,7 @@ namespace cl::ui {
 class AttentionTile;
 class FlowLayout;
 
-class TimelinePanel final : public QWidget {
+class TimelinePanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     explicit TimelinePanel(QWidget* parent = nullptr);
@@ -34,7 +35,10 @@ class TimelinePanel final : public QWidget {
     int position() const;
     void setPosition(int index);
     QString currentPath() const { return m_paths.value(position()); }
-    void setResult(const CompareResult& result, const QImage& image);
+    // The image on screen, which results are drawn over (empty for feature models).
+    void setView(const CaptionView& view) override { m_image = view.image; }
+    bool stepBy(int delta) override;
+    void setResult(const CompareResult& result);
     void setPlaying(bool on);
     bool playing() const;
 

@@ -1,17 +1,12 @@
 #pragma once
-// The CaptionLens window: the caption and attention panels, file handling, and the link to the
-// model worker (which lives on its own thread; the window only sends requests and receives
-// results, so it never freezes). A newer request supersedes an older one; a failed one leaves
-// the image, model and panels as they were.
-#include "ui/imaging/image_loader.h"
-#include "ui/panels/caption_view.h"
-#include "ui/window/lesson.h"
-#include "ui/window/requests.h"
+// The CaptionLens window: a shell around the panels. What is on screen and what is asked of the
+// model worker (which lives on its own thread, so the window never freezes) is the Session's;
+// the window builds menus and panels, routes a new caption to the panel on screen, and shows
+// errors. A failed request leaves the image, model and panels as they were.
+#include "ui/window/panel_router.h"
+#include "ui/window/session.h"
 
 #include <QMainWindow>
-
-#include <optional>
-#include <set>
 
 class QAction;
 class QComboBox;
@@ -52,10 +47,11 @@ class MainWindow final : public QMainWindow {
     bool exportView(const QString& path); // .png or .pdf
     bool exportAttentionCsv(const QString& path);
 
-    const CaptionView& view() const { return m_view; }
-    const ModelInfo& model() const { return m_model; }
+    Session* session() const { return m_session; } // the worker is wired to it
+    const CaptionView& view() const { return m_session->view(); }
+    const ModelInfo& model() const { return m_session->model(); }
     QString lastError() const { return m_lastError; }
-    bool busy() const { return m_pendingCaption != 0 || m_pendingCheckpoint != 0; }
+    bool busy() const { return m_session->busy(); }
     CaptionPanel* captionPanel() const;     // up to date with view()
     AttentionPanel* attentionPanel() const; // up to date with view()
     PePanel* pePanel() const;               // up to date with view()
@@ -64,7 +60,7 @@ class MainWindow final : public QMainWindow {
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
-    bool lessonPending() const { return m_lesson.has_value(); }
+    bool lessonPending() const { return m_session->lessonPending(); }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
     // Presenter mode (F11): full screen, large fonts, thick lines; PageDown/PageUp step words.
@@ -73,17 +69,9 @@ class MainWindow final : public QMainWindow {
     bool presenterMode() const { return m_presenter; }
 
   public slots:
-    void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
-    void onCaptionFailed(quint64 id, const QString& message);
-    void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
-    void onCheckpointFailed(quint64 id, const QString& message);
     void onCompared(const cl::ui::CompareResult& result);
 
   signals:
-    void captionRequested(const cl::ui::CaptionRequest& request);
-    void checkpointRequested(const cl::ui::CheckpointRequest& request);
-    void checkpointCancelled(quint64 id);
-    void compareRequested(const cl::ui::CompareRequest& request);
     void compared(); // a comparison or timeline result is on screen
     void lessonOpened();
     void viewUpdated(); // a new caption is on screen
@@ -94,28 +82,31 @@ class MainWindow final : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void buildActions();
+    void buildPanels();
     void buildTeachingPanels();
-    std::vector<std::pair<QString, QWidget*>> panelTable() const;
-    void refreshPanel(QWidget* panel) const; // fills a panel with the view if it is stale
+    void connectSession();
+    void buildActions();
+    void buildViewMenu();
+    void buildToolBar(QAction* openImage, QAction* openCk, QAction* random, QAction* exportView);
     void buildLessonActions(QMenu* file);
-    void requestComparison(int purpose);
-    void refreshStalePanels();
-    void applyLessonInput();
-    void applyLessonView();
-    Lesson currentLesson() const;
     void buildStatusBar();
-    void requestCaption(const LoadedImage& image, const QString& name);
-    void recaption();
-    void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
-    CaptionRequest makeRequest(int purpose, const RgbImage& image,
-                               const std::vector<float>& features);
+    void chooseRunFolder();
+    template <typename P> P* refreshed(P* panel, const QString& key) const;
+    void showNewView(bool keepSelection);
+    void showModel(const ModelInfo& info);
+    void refreshStalePanels();
+    void requestComparison(int purpose);
+    void applyLessonInput(const Lesson& lesson);
+    void applyLessonView(const Lesson& lesson);
+    Lesson currentLesson() const;
+    void captionImage(const LoadedImage& image, const QString& name, bool fromEditor);
     void showError(const QString& message);
-    void setBusy(const QString& message);
-    void updateBusy();
+    void showBusy(const QString& message);
     void rememberRecent(const QString& key, const QString& path);
     void fillRecentMenu(QMenu* menu, const QString& key, bool checkpoints);
 
+    Session* m_session;
+    mutable PanelRouter m_panels; // fills panels lazily, also from const getters
     Selection* m_selection;
     QTabWidget* m_tabs;
     CaptionPanel* m_captionPanel;
@@ -127,29 +118,11 @@ class MainWindow final : public QMainWindow {
     TimelinePanel* m_timelinePanel;
     SceneEditor* m_sceneEditor;
     bool m_compareStale = true, m_timelineStale = true;
-    mutable std::set<QWidget*> m_staleViews; // panels not yet showing m_view
-    bool m_pendingFromEditor = false, m_viewFromEditor = false;
-    QString m_featuresPath, m_pendingFeaturesPath;
-    int m_featuresRow = 0, m_pendingFeaturesRow = 0;
-    std::optional<Lesson> m_lesson; // being reopened
-    enum class LessonStage { Model, Caption, Heads } m_lessonStage = LessonStage::Model;
-    std::vector<uint8_t> m_headsOff; // the ablation every caption request carries
     QComboBox* m_device;
     QSpinBox* m_maxLength;
     QLabel* m_modelLabel;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
-
-    CaptionView m_view;         // what the panels show
-    ModelInfo m_model;          // the model the worker holds
-    LoadedImage m_pendingImage; // waiting for its caption
-    QString m_pendingName;
-    std::vector<float> m_pendingFeatures;
-    RgbImage m_shownRgb; // the input of the caption on screen (for variants)
-    std::vector<float> m_shownFeatures;
-    quint64 m_pendingBranch = 0, m_pendingAblation = 0;
-    quint64 m_nextId = 1, m_pendingCaption = 0, m_pendingCheckpoint = 0;
-    QString m_pendingCheckpointPath;
     QString m_lastError;
     bool m_showDialogs = true;
     bool m_presenter = false;

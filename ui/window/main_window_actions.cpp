@@ -94,6 +94,11 @@ void MainWindow::buildActions() {
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
+    buildViewMenu();
+    buildToolBar(openImage, openCk, random, exportView);
+}
+
+void MainWindow::buildViewMenu() {
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Caption Panel"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
                     [this] { showPanel("caption"); });
@@ -124,23 +129,28 @@ void MainWindow::buildActions() {
                     [this] { stepForward(+1); });
     view->addAction(tr("Previous Word"), QKeySequence(Qt::Key_PageUp), this,
                     [this] { stepForward(-1); });
+}
+
+void MainWindow::buildToolBar(QAction* openImage, QAction* openCk, QAction* random,
+                              QAction* exportView) {
     m_device = new QComboBox(this);
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
     m_device->setToolTip(tr("Where the model runs; CUDA needs a LibTorch built with it. "
                             "Changing it reloads the checkpoint."));
     connect(m_device, &QComboBox::activated, this, [this] {
-        if (!m_model.path.empty())
-            openCheckpoint(QString::fromStdString(m_model.path));
+        if (!model().path.empty())
+            openCheckpoint(QString::fromStdString(model().path));
     });
     m_maxLength = new QSpinBox(this);
     m_maxLength->setRange(1, 100);
-    m_maxLength->setValue(30);
+    m_maxLength->setValue(m_session->maxLength());
     m_maxLength->setToolTip(
         tr("Longest caption, in tokens (also capped by the model's positional table)"));
+    connect(m_maxLength, &QSpinBox::valueChanged, m_session, &Session::setMaxLength);
     connect(m_maxLength, &QSpinBox::editingFinished, this, [this] {
-        if (m_view.valid())
-            recaption();
+        if (view().valid())
+            m_session->recaption();
     });
     auto* bar = addToolBar(tr("Main"));
     bar->setMovable(false);
@@ -173,17 +183,13 @@ void MainWindow::buildStatusBar() {
     m_cancel = new QToolButton(this);
     m_cancel->setText(tr("Cancel"));
     connect(m_cancel, &QToolButton::clicked, this, [this] {
-        if (m_pendingCheckpoint)
-            emit checkpointCancelled(m_pendingCheckpoint);
-        m_pendingCheckpoint = 0;
-        m_pendingCaption = 0;
+        m_session->cancel();
         statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000);
-        updateBusy();
     });
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_modelLabel);
-    updateBusy();
+    showBusy({});
 }
 
 void MainWindow::rememberRecent(const QString& key, const QString& path) {
@@ -247,8 +253,7 @@ bool MainWindow::exportView(const QString& path) {
 }
 
 bool MainWindow::exportAttentionCsv(const QString& path) {
-    refreshPanel(m_attentionPanel);
-    const QString csv = m_attentionPanel->selectedMatrixCsv();
+    const QString csv = attentionPanel()->selectedMatrixCsv();
     QSaveFile file(path);
     if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))
         return false;

@@ -7,10 +7,10 @@
 #include "ui/panels/timeline_panel.h"
 #include "ui/window/main_window.h"
 
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -25,6 +25,9 @@ void MainWindow::buildTeachingPanels() {
     m_tabs->addTab(m_comparePanel, tr("C&ompare"));
     m_tabs->addTab(m_timelinePanel, tr("&Timeline"));
     m_tabs->addTab(m_sceneEditor, tr("&Scene editor"));
+    m_panels.add(QStringLiteral("compare"), m_comparePanel, m_comparePanel);
+    m_panels.add(QStringLiteral("timeline"), m_timelinePanel, m_timelinePanel);
+    m_panels.add(QStringLiteral("scene"), m_sceneEditor, m_sceneEditor);
     connect(m_comparePanel, &ComparePanel::pathsChanged, this, [this] {
         m_compareStale = true;
         refreshStalePanels();
@@ -35,34 +38,31 @@ void MainWindow::buildTeachingPanels() {
         if (!paths.isEmpty())
             m_comparePanel->addPaths(paths);
     });
-    connect(m_timelinePanel, &TimelinePanel::folderRequested, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run"));
-        if (!dir.isEmpty())
-            openRunFolder(dir);
-    });
+    connect(m_timelinePanel, &TimelinePanel::folderRequested, this, &MainWindow::chooseRunFolder);
     connect(m_timelinePanel, &TimelinePanel::runChanged, this, [this] {
         m_timelineStale = true;
         refreshStalePanels();
     });
     connect(m_sceneEditor, &SceneEditor::sceneEdited, this, [this](const QImage& image) {
-        m_pendingFeatures.clear();
-        m_pendingFromEditor = true;
-        requestCaption(fromQImage(image), tr("edited scene"));
+        captionImage(fromQImage(image), tr("edited scene"), true);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        refreshPanel(m_tabs->currentWidget());
-        if (m_tabs->currentWidget() == m_sceneEditor && !m_viewFromEditor && !m_pendingFromEditor)
+        m_panels.refresh(currentPanel(), view());
+        if (m_tabs->currentWidget() == m_sceneEditor && !m_session->viewFromEditor() &&
+            !m_session->latest().fromEditor)
             m_sceneEditor->setSpec(m_sceneEditor->spec()); // caption the editor's scene
         refreshStalePanels();
     });
 }
 
+void MainWindow::chooseRunFolder() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run"));
+    if (!dir.isEmpty())
+        openRunFolder(dir);
+}
+
 void MainWindow::buildLessonActions(QMenu* file) {
-    file->addAction(tr("Open &Training Run…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run"));
-        if (!dir.isEmpty())
-            openRunFolder(dir);
-    });
+    file->addAction(tr("Open &Training Run…"), this, &MainWindow::chooseRunFolder);
     file->addSeparator();
     file->addAction(tr("Open &Lesson…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
         const QString p =
@@ -81,18 +81,12 @@ void MainWindow::buildLessonActions(QMenu* file) {
     });
 }
 
-// PageDown/PageUp (a slide clicker): the next word in every panel; on the Compare panel the next
-// word of A's caption, on the Timeline the next snapshot.
+// PageDown/PageUp (a slide clicker): the next word in every panel; panels with a sequence of
+// their own step that instead (Compare: A's words, Timeline: snapshots).
 void MainWindow::stepForward(int delta) {
-    if (m_tabs->currentWidget() == m_timelinePanel) {
-        const int n = int(m_timelinePanel->snapshots().size());
-        if (n > 0)
-            m_timelinePanel->setPosition(std::clamp(m_timelinePanel->position() + delta, 0, n - 1));
+    if (Panel* panel = m_panels.panel(currentPanel()); panel && panel->stepBy(delta))
         return;
-    }
-    if (m_tabs->currentWidget() == m_comparePanel)
-        return m_comparePanel->setStep(std::max(0, m_comparePanel->step() + delta));
-    const int steps = int(m_view.trace.steps.size());
+    const int steps = int(view().trace.steps.size());
     m_selection->setStep(std::clamp(m_selection->step() + delta, 0, std::max(0, steps - 1)));
 }
 
@@ -110,7 +104,7 @@ bool MainWindow::openRunFolder(const QString& folder) {
 // Comparisons run on their own worker; only the visible panel's is requested, so dragging a
 // shape in the scene editor never queues comparisons nobody looks at.
 void MainWindow::refreshStalePanels() {
-    if (!m_view.valid())
+    if (!view().valid())
         return;
     if (m_compareStale && m_tabs->currentWidget() == m_comparePanel) {
         m_compareStale = false;
@@ -124,46 +118,40 @@ void MainWindow::refreshStalePanels() {
 }
 
 void MainWindow::requestComparison(int purpose) {
-    CompareRequest r;
-    r.id = m_nextId++;
-    r.purpose = purpose;
-    r.paths =
-        purpose == CompareRequest::Compare ? m_comparePanel->paths() : m_timelinePanel->snapshots();
-    r.teacherForce = purpose == CompareRequest::Compare;
-    r.image = m_shownRgb;
-    r.features = m_shownFeatures;
-    r.maxLength = m_maxLength->value();
-    if (r.paths.isEmpty())
-        return m_comparePanel->setResult(CompareResult{}, m_view.image);
-    emit compareRequested(r);
+    const bool compare = purpose == CompareRequest::Compare;
+    const QStringList paths = compare ? m_comparePanel->paths() : m_timelinePanel->snapshots();
+    if (paths.isEmpty())
+        return m_comparePanel->setResult(CompareResult{});
+    m_session->compare(purpose, paths);
 }
 
 void MainWindow::onCompared(const cl::ui::CompareResult& result) {
     if (result.purpose == CompareRequest::Compare) {
         if (result.paths != m_comparePanel->paths())
             return; // the list changed since; a newer request is on its way
-        m_comparePanel->setResult(result, m_view.image);
+        m_comparePanel->setResult(result);
     } else {
-        m_timelinePanel->setResult(result, m_view.image);
+        m_timelinePanel->setResult(result);
     }
     emit compared();
 }
 
 Lesson MainWindow::currentLesson() const {
     Lesson l;
-    if (m_viewFromEditor) {
+    const CaptionInput& shown = m_session->shown();
+    if (m_session->viewFromEditor()) {
         l.input = Lesson::Input::Scene;
         l.scene = m_sceneEditor->spec();
-    } else if (!m_shownFeatures.empty()) {
+    } else if (!shown.features.empty()) {
         l.input = Lesson::Input::Features;
-        l.featuresPath = m_featuresPath;
-        l.featuresRow = m_featuresRow;
-    } else if (!m_view.image.isNull()) {
+        l.featuresPath = shown.featuresPath;
+        l.featuresRow = shown.featuresRow;
+    } else if (!view().image.isNull()) {
         l.input = Lesson::Input::Image;
-        l.image = m_view.image;
-        l.imageName = m_view.imageName;
+        l.image = view().image;
+        l.imageName = view().imageName;
     }
-    l.checkpoint = QString::fromStdString(m_model.path);
+    l.checkpoint = QString::fromStdString(model().path);
     l.compare = m_comparePanel->paths();
     l.compareA = m_comparePanel->modelA();
     l.compareB = m_comparePanel->modelB();
@@ -179,7 +167,7 @@ Lesson MainWindow::currentLesson() const {
     l.head = m_selection->head();
     l.opacity = m_selection->opacity();
     l.autoContrast = m_selection->autoContrast();
-    l.headsOff = m_headsOff;
+    l.headsOff = m_session->headsOff();
     return l;
 }
 
@@ -206,33 +194,24 @@ void MainWindow::openLesson(const QString& path) {
             return showError(tr("the lesson %1 needs %2, which does not exist").arg(path, file));
     if (l.input == Lesson::Input::None)
         return showError(tr("the lesson %1 has no image, scene or features to show").arg(path));
-    m_lesson = l;
-    const bool sameModel =
-        l.checkpoint.isEmpty() ||
-        QFileInfo(l.checkpoint) == QFileInfo(QString::fromStdString(m_model.path));
-    m_lessonStage = LessonStage::Model;
-    if (sameModel)
-        return applyLessonInput();
-    openCheckpoint(l.checkpoint);
+    m_session->playLesson(l, m_device->currentData().toString());
 }
 
-void MainWindow::applyLessonInput() {
-    const Lesson& l = *m_lesson;
-    m_lessonStage = LessonStage::Caption;
+// The lesson's model is loaded: its compare list, run and input (whose caption follows).
+void MainWindow::applyLessonInput(const Lesson& l) {
     m_comparePanel->setPaths(l.compare);
     if (!l.timelineFolder.isEmpty() && m_timelinePanel->setFolder(l.timelineFolder))
         m_timelinePanel->setPosition(l.timelinePosition);
-    refreshPanel(m_headsPanel);
-    m_headsPanel->setHeadsOff({}); // the lesson's own switches follow its first caption
-    m_headsOff.clear();
+    {
+        const QSignalBlocker quiet(m_headsPanel); // the session cleared its switches already
+        headsPanel()->setHeadsOff({});
+    }
     switch (l.input) {
     case Lesson::Input::Scene:
         m_sceneEditor->setSpec(l.scene);
         break;
     case Lesson::Input::Image:
-        m_pendingFeatures.clear();
-        m_pendingFromEditor = false;
-        requestCaption(fromQImage(l.image), l.imageName);
+        captionImage(fromQImage(l.image), l.imageName, false);
         break;
     case Lesson::Input::Features:
         openFeatures(l.featuresPath, l.featuresRow);
@@ -242,22 +221,13 @@ void MainWindow::applyLessonInput() {
     }
 }
 
-void MainWindow::applyLessonView() {
-    const Lesson l = *m_lesson;
-    if (m_lessonStage == LessonStage::Caption && !l.headsOff.empty() && l.headsOff != m_headsOff) {
-        m_lessonStage = LessonStage::Heads;
-        refreshPanel(m_headsPanel);
-        m_headsPanel->setHeadsOff(l.headsOff); // re-captions; the view is applied after that
-        if (m_headsOff == l.headsOff)
-            return;
-    }
-    m_lesson.reset();
+void MainWindow::applyLessonView(const Lesson& l) {
     m_selection->setOpacity(l.opacity);
     m_selection->setAutoContrast(l.autoContrast);
     m_selection->setStep(l.step);
     m_selection->setLayerHead(l.layer, l.head);
-    m_selection->clamp(int(m_view.trace.steps.size()), int(m_view.trace.layers),
-                       int(m_view.trace.heads));
+    m_selection->clamp(int(view().trace.steps.size()), int(view().trace.layers),
+                       int(view().trace.heads));
     m_comparePanel->setAttentionKind(l.compareSelf ? AttentionKind::Self : AttentionKind::Cross);
     m_comparePanel->setPair(l.compareA, l.compareB);
     m_comparePanel->setHeadPair(l.compareHeadA, l.compareHeadB);

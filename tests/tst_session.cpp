@@ -1,0 +1,321 @@
+// The window's controller without a window: requests, supersession, failures, model changes,
+// lesson replay (Session), and lazy panel filling (PanelRouter).
+#include "ui/window/panel_router.h"
+#include "ui/window/session.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace cl;
+using namespace cl::ui;
+
+namespace {
+
+CaptionTrace traceOf(const std::string& word, int64_t layers = 2, int64_t heads = 4) {
+    CaptionTrace t;
+    t.layers = layers;
+    t.heads = heads;
+    DecodeStep s;
+    s.token = word;
+    t.steps = {s};
+    return t;
+}
+
+CaptionInput imageInput(const QString& name, bool fromEditor = false) {
+    CaptionInput in;
+    in.image.image = QImage(4, 4, QImage::Format_RGB888);
+    in.image.image.fill(Qt::white);
+    in.image.rgb = {4, 4, std::vector<uint8_t>(48, 255)};
+    in.name = name;
+    in.fromEditor = fromEditor;
+    return in;
+}
+
+ModelInfo modelInfo(const std::string& path, MemoryKind memory = MemoryKind::ImageGrid) {
+    ModelInfo m;
+    m.path = path;
+    m.config.memory = memory;
+    m.config.numLayers = 2;
+    m.config.numHeads = 4;
+    return m;
+}
+
+// The last request a spy on captionRequested / checkpointRequested saw.
+template <typename R> R last(const QSignalSpy& spy) {
+    return spy.last().at(0).value<R>();
+}
+
+class FakePanel final : public Panel {
+  public:
+    void setView(const CaptionView& view) override {
+        ++calls;
+        shown = QString::fromStdString(view.trace.text());
+    }
+    int calls = 0;
+    QString shown;
+};
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+  private slots:
+    void newerCaptionSupersedesOlder();
+    void failedCaptionKeepsTheView();
+    void variantsGoToTheirPanelsNotTheView();
+    void newerCheckpointCancelsOlder();
+    void failedCheckpointKeepsTheModel();
+    void newModelRecaptionsTheLatestInput();
+    void headsOffTravelWithEveryRequest();
+    void editorDragKeepsTheSelection();
+    void lessonReplaysModelInputHeadsView();
+    void lessonWithBrokenModelChangesNothing();
+    void cancelDropsWhatIsInFlight();
+    void routerFillsOnlyStalePanelsOnce();
+};
+
+void TestSession::newerCaptionSupersedesOlder() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy views(&s, &Session::viewChanged);
+    s.caption(imageInput("first"));
+    s.caption(imageInput("second"));
+    QCOMPARE(requests.count(), 2);
+    const quint64 first = requests.first().at(0).value<CaptionRequest>().id;
+    const quint64 second = last<CaptionRequest>(requests).id;
+    QVERIFY(s.busy());
+    s.onCaptioned(first, traceOf("old"));
+    QCOMPARE(views.count(), 0); // superseded: dropped
+    QVERIFY(!s.view().valid());
+    s.onCaptioned(second, traceOf("new"));
+    QCOMPARE(views.count(), 1);
+    QCOMPARE(s.view().trace.text(), std::string("new"));
+    QCOMPARE(s.view().imageName, QString("second"));
+    QVERIFY(!s.busy());
+    s.onCaptioned(second, traceOf("again")); // answered once only
+    QCOMPARE(views.count(), 1);
+}
+
+void TestSession::failedCaptionKeepsTheView() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy failures(&s, &Session::failed);
+    s.caption(imageInput("good"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("kept"));
+    s.caption(imageInput("broken"));
+    s.onCaptionFailed(last<CaptionRequest>(requests).id, "cannot caption");
+    QCOMPARE(failures.count(), 1);
+    QCOMPARE(failures.last().at(0).toString(), QString("cannot caption"));
+    QCOMPARE(s.view().trace.text(), std::string("kept"));
+    QCOMPARE(s.shown().name, QString("good"));
+    QVERIFY(!s.busy());
+    s.onCaptionFailed(12345, "stale"); // not ours: ignored
+    QCOMPARE(failures.count(), 1);
+}
+
+void TestSession::variantsGoToTheirPanelsNotTheView() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy branches(&s, &Session::branchReady);
+    QSignalSpy ablations(&s, &Session::ablationReady);
+    s.requestVariant(CaptionRequest::Branch, {5}, true);
+    QCOMPARE(requests.count(), 0); // nothing on screen to branch from
+    s.caption(imageInput("shown"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("main"));
+    s.requestVariant(CaptionRequest::Branch, {1, 7}, true);
+    const CaptionRequest branch = last<CaptionRequest>(requests);
+    QCOMPARE(branch.purpose, int(CaptionRequest::Branch));
+    QCOMPARE(branch.options.forcedPrefix, (std::vector<int64_t>{1, 7}));
+    QCOMPARE(branch.image.pixels, s.shown().image.rgb.pixels);
+    s.requestVariant(CaptionRequest::Ablation, {}, false);
+    const CaptionRequest ablation = last<CaptionRequest>(requests);
+    QVERIFY(!ablation.options.positionalEncoding);
+    s.onCaptioned(ablation.id, traceOf("no pe"));
+    s.onCaptioned(branch.id, traceOf("forced"));
+    QCOMPARE(branches.count(), 1);
+    QCOMPARE(ablations.count(), 1);
+    QCOMPARE(s.view().trace.text(), std::string("main"));
+}
+
+void TestSession::newerCheckpointCancelsOlder() {
+    Session s;
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    QSignalSpy cancels(&s, &Session::checkpointCancelled);
+    QSignalSpy models(&s, &Session::modelChanged);
+    s.openCheckpoint("a.pt", "cpu");
+    const quint64 a = last<CheckpointRequest>(loads).id;
+    s.openCheckpoint("b.pt", "cpu");
+    const CheckpointRequest b = last<CheckpointRequest>(loads);
+    QCOMPARE(cancels.count(), 1);
+    QCOMPARE(cancels.last().at(0).value<quint64>(), a);
+    QCOMPARE(b.path, QString("b.pt"));
+    s.onCheckpointOpened(a, modelInfo("a.pt"));
+    QCOMPARE(models.count(), 0);
+    s.onCheckpointOpened(b.id, modelInfo("b.pt"));
+    QCOMPARE(models.count(), 1);
+    QCOMPARE(s.model().path, std::string("b.pt"));
+    QVERIFY(!s.busy());
+}
+
+void TestSession::failedCheckpointKeepsTheModel() {
+    Session s;
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    QSignalSpy failures(&s, &Session::failed);
+    s.openCheckpoint("good.pt", "cpu");
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("good.pt"));
+    s.openCheckpoint("corrupt.pt", "cpu");
+    s.onCheckpointFailed(last<CheckpointRequest>(loads).id, "not a checkpoint");
+    QCOMPARE(failures.count(), 1);
+    QCOMPARE(s.model().path, std::string("good.pt"));
+    QVERIFY(!s.busy());
+}
+
+void TestSession::newModelRecaptionsTheLatestInput() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    s.caption(imageInput("picture"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("x"));
+    s.openCheckpoint("image-model.pt", "cpu");
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("image-model.pt"));
+    QCOMPARE(requests.count(), 2); // the picture again, with the new model
+    QCOMPARE(last<CaptionRequest>(requests).image.pixels, s.shown().image.rgb.pixels);
+    s.openCheckpoint("features.pt", "cpu");
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id,
+                         modelInfo("features.pt", MemoryKind::Features));
+    QCOMPARE(requests.count(), 2); // a feature model cannot caption a picture
+}
+
+void TestSession::headsOffTravelWithEveryRequest() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    s.caption(imageInput("p"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("x"));
+    const std::vector<uint8_t> off = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    s.setHeadsOff(off);
+    QCOMPARE(requests.count(), 2); // re-captioned at once
+    QCOMPARE(last<CaptionRequest>(requests).options.headsOff, off);
+    s.requestVariant(CaptionRequest::Branch, {3}, true);
+    QCOMPARE(last<CaptionRequest>(requests).options.headsOff, off);
+    s.openCheckpoint("other.pt", "cpu");
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("other.pt"));
+    QVERIFY(s.headsOff().empty()); // a new model starts with every head on
+    QVERIFY(last<CaptionRequest>(requests).options.headsOff.empty());
+}
+
+void TestSession::editorDragKeepsTheSelection() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy views(&s, &Session::viewChanged);
+    s.caption(imageInput("scene", true));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("a"));
+    QCOMPARE(views.last().at(0).toBool(), false); // the first edited scene picks a selection
+    QVERIFY(s.viewFromEditor());
+    s.caption(imageInput("scene", true)); // a drag step
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("b"));
+    QCOMPARE(views.last().at(0).toBool(), true);
+    s.caption(imageInput("scene", true)); // different heads: the old selection may not exist
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("c", 2, 2));
+    QCOMPARE(views.last().at(0).toBool(), false);
+    s.caption(imageInput("file.png"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("d", 2, 2));
+    QCOMPARE(views.last().at(0).toBool(), false);
+    QVERIFY(!s.viewFromEditor());
+}
+
+void TestSession::lessonReplaysModelInputHeadsView() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    QSignalSpy inputs(&s, &Session::lessonInputDue);
+    QSignalSpy views(&s, &Session::lessonViewDue);
+    // The window's part: caption the lesson's input, switch the heads the panel shows.
+    connect(&s, &Session::lessonInputDue, &s, [&] { s.caption(imageInput("lesson image")); });
+    connect(&s, &Session::lessonHeadsDue, &s, &Session::setHeadsOff);
+    Lesson l;
+    l.input = Lesson::Input::Image;
+    l.checkpoint = "/lessons/model.pt";
+    l.headsOff = std::vector<uint8_t>(16, 0);
+    l.headsOff[3] = 1;
+    l.panel = "attention";
+    s.playLesson(l, "cpu");
+    QVERIFY(s.lessonPending());
+    QCOMPARE(inputs.count(), 0); // the model first
+    QCOMPARE(last<CheckpointRequest>(loads).path, l.checkpoint);
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("/lessons/model.pt"));
+    QCOMPARE(inputs.count(), 1);
+    QCOMPARE(requests.count(), 1);
+    QVERIFY(last<CaptionRequest>(requests).options.headsOff.empty());
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("all heads"));
+    QCOMPARE(views.count(), 0); // its heads first: one more caption
+    QCOMPARE(requests.count(), 2);
+    QCOMPARE(last<CaptionRequest>(requests).options.headsOff, l.headsOff);
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("ablated"));
+    QCOMPARE(views.count(), 1);
+    QCOMPARE(views.last().at(0).value<Lesson>().panel, QString("attention"));
+    QVERIFY(!s.lessonPending());
+    QCOMPARE(s.view().trace.text(), std::string("ablated"));
+}
+
+void TestSession::lessonWithBrokenModelChangesNothing() {
+    Session s;
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    QSignalSpy inputs(&s, &Session::lessonInputDue);
+    s.openCheckpoint("current.pt", "cpu");
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("current.pt"));
+    Lesson l;
+    l.input = Lesson::Input::Image;
+    l.checkpoint = "/elsewhere/broken.pt";
+    s.playLesson(l, "cpu");
+    s.onCheckpointFailed(last<CheckpointRequest>(loads).id, "corrupt");
+    QVERIFY(!s.lessonPending());
+    QCOMPARE(inputs.count(), 0);
+    QCOMPARE(s.model().path, std::string("current.pt"));
+}
+
+void TestSession::cancelDropsWhatIsInFlight() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy loads(&s, &Session::checkpointRequested);
+    QSignalSpy cancels(&s, &Session::checkpointCancelled);
+    QSignalSpy models(&s, &Session::modelChanged);
+    s.caption(imageInput("slow"));
+    s.openCheckpoint("big.pt", "cpu");
+    QVERIFY(s.busy());
+    s.cancel();
+    QVERIFY(!s.busy());
+    QCOMPARE(cancels.count(), 1);
+    s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("big.pt"));
+    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("late"));
+    QCOMPARE(models.count(), 0);
+    QVERIFY(!s.view().valid());
+}
+
+void TestSession::routerFillsOnlyStalePanelsOnce() {
+    PanelRouter router;
+    FakePanel a, b;
+    router.add("a", nullptr, &a);
+    router.add("b", nullptr, &b);
+    QCOMPARE(router.keys(), QStringList({"a", "b"}));
+    CaptionView view;
+    QVERIFY(!router.refresh("a", view)); // nothing to show yet
+    view.trace = traceOf("one");
+    QVERIFY(router.refresh("a", view));
+    QVERIFY(!router.refresh("a", view)); // already up to date
+    QCOMPARE(a.calls, 1);
+    QCOMPARE(b.calls, 0); // not shown, not filled
+    QVERIFY(router.stale("b"));
+    view.trace = traceOf("two");
+    router.markStale();
+    QVERIFY(router.refresh("b", view));
+    QVERIFY(router.refresh("a", view));
+    QCOMPARE(a.shown, QString("two"));
+    QCOMPARE(b.calls, 1);
+    QVERIFY(!router.refresh("missing", view));
+    QVERIFY(router.panel("missing") == nullptr);
+    QVERIFY(!a.stepBy(1)); // an ordinary panel lets the window step the word
+}
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"

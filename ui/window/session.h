@@ -1,0 +1,98 @@
+#pragma once
+// The state behind the window, without widgets: the caption on screen, the model the worker holds
+// and the requests in flight. Every request carries an id; a newer request of the same purpose
+// supersedes an older one (its answer is dropped) and a failure leaves the view and the model as
+// they were. Lessons are replayed here too: model, then input, then heads, then the view.
+// Tested without a window (tests/tst_session.cpp).
+#include "ui/imaging/image_loader.h"
+#include "ui/panels/caption_view.h"
+#include "ui/window/lesson.h"
+#include "ui/window/requests.h"
+
+#include <QObject>
+
+#include <optional>
+
+namespace cl::ui {
+
+// What a main caption is of: an image (or edited scene), or one feature row.
+struct CaptionInput {
+    LoadedImage image;           // null for feature rows
+    std::vector<float> features; // one row of the model's input width
+    QString name;                // shown in the title
+    QString featuresPath;        // absolute, for lessons
+    int featuresRow = 0;
+    bool fromEditor = false; // the scene editor's scene
+};
+
+class Session final : public QObject {
+    Q_OBJECT
+  public:
+    explicit Session(QObject* parent = nullptr);
+
+    void caption(const CaptionInput& input); // supersedes any caption still on its way
+    void recaption();                        // the latest input again (heads, length changed)
+    // A variant of the caption on screen: a forced prefix (Branch) or no positional encoding
+    // (Ablation); answered through branchReady / ablationReady.
+    void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
+    void openCheckpoint(const QString& path, const QString& device);
+    void cancel(); // drops the checkpoint load and the caption in flight
+    void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
+    void setMaxLength(int tokens) { m_maxLength = tokens; }
+    int maxLength() const { return m_maxLength; }
+    // Compares checkpoints (or a run's snapshots) on the input of the caption on screen.
+    void compare(int purpose, const QStringList& paths);
+
+    // Lessons: the window checks the files; this replays it in order and says when to apply.
+    void playLesson(const Lesson& lesson, const QString& device);
+    bool lessonPending() const { return m_lesson.has_value(); }
+
+    const CaptionView& view() const { return m_view; }
+    const ModelInfo& model() const { return m_model; }
+    const CaptionInput& shown() const { return m_shown; } // the input of the view
+    const CaptionInput& latest() const { return m_latest; }
+    const std::vector<uint8_t>& headsOff() const { return m_headsOff; }
+    bool busy() const { return m_captionId != 0 || m_checkpointId != 0; }
+    bool viewFromEditor() const { return m_shown.fromEditor && m_view.valid(); }
+
+    void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
+    void onCaptionFailed(quint64 id, const QString& message);
+    void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
+    void onCheckpointFailed(quint64 id, const QString& message);
+
+  signals:
+    void captionRequested(const cl::ui::CaptionRequest& request);
+    void checkpointRequested(const cl::ui::CheckpointRequest& request);
+    void checkpointCancelled(quint64 id);
+    void compareRequested(const cl::ui::CompareRequest& request);
+    // A new caption is on screen; keepSelection: an edit of the scene already shown (a drag).
+    void viewChanged(bool keepSelection);
+    void branchReady(const cl::CaptionTrace& trace);
+    void ablationReady(const cl::CaptionTrace& trace);
+    void modelChanged(const cl::ModelInfo& info);
+    void busyChanged(const QString& message); // empty when idle
+    void failed(const QString& message);
+    // Lesson replay: its input is due (compare list, timeline, the input itself), its heads are
+    // switched, its view (selection, panel) is due.
+    void lessonInputDue(const cl::ui::Lesson& lesson);
+    void lessonHeadsDue(const std::vector<uint8_t>& off);
+    void lessonViewDue(const cl::ui::Lesson& lesson);
+
+  private:
+    CaptionRequest makeRequest(int purpose, const CaptionInput& input);
+    void finishLessonStage();
+
+    CaptionView m_view;
+    ModelInfo m_model;
+    CaptionInput m_latest; // the input of the newest main request
+    CaptionInput m_shown;  // the input of m_view
+    std::vector<uint8_t> m_headsOff;
+    int m_maxLength = 30;
+    quint64 m_nextId = 1;
+    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_checkpointId = 0;
+    QString m_checkpointPath;
+    std::optional<Lesson> m_lesson;
+    enum class LessonStage { Model, Caption, Heads } m_lessonStage = LessonStage::Model;
+};
+
+} // namespace cl::ui
