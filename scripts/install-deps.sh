@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 (bookworm) packages CaptionLens needs. Idempotent, non-interactive.
-# clang and its runtime libraries build the sanitizer and libFuzzer checks (scripts/sanitize.sh).
+# clang and its runtime libraries build the sanitizer and libFuzzer checks (scripts/sanitize.sh);
+# rsvg-convert and help2man make the icon sizes and man pages; dpkg-dev, desktop-file-utils,
+# appstream, shared-mime-info and xdg-utils build and check the installed desktop files and .deb.
 # Run as root (or through sudo). libopenblas0-pthread matters: Debian's LibTorch calls the generic
 # libblas.so.3, which without it is the reference BLAS, about 30x slower on matrix products.
 set -euo pipefail
@@ -15,6 +17,8 @@ PACKAGES=(
   python3-torch python3-numpy
   xvfb xauth
   clang libclang-rt-14-dev
+  librsvg2-bin help2man dpkg-dev
+  desktop-file-utils appstream shared-mime-info xdg-utils libfile-mimeinfo-perl
 )
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${PACKAGES[@]}"

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     CLI::App app{"CaptionLens command-line tool: caption images or feature rows with a "
                  "captioning transformer and inspect its attention."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "captionlens-cli 0.1.0");
+    app.set_version_flag("--version", "captionlens-cli " CL_VERSION);
     int threads = 0;
     app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)");
     app.parse_complete_callback([&] { cl::setThreadCount(threads); });

@@ -9,79 +9,117 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 
 namespace {
 
-QString resourcePath(const QString& relative) {
-    // Next to the executable when installed, else the source tree's resources/.
-    const QString installed =
-        QCoreApplication::applicationDirPath() + "/../share/captionlens/" + relative;
-    return QFileInfo::exists(installed) ? installed
-                                        : QStringLiteral(CL_RESOURCE_DIR "/") + relative;
+// Installed, <prefix>/bin/captionlens finds <prefix>/share/captionlens; in the build tree,
+// <build>/app/gui/captionlens finds <build>/share/captionlens (a link to resources/ that CMake
+// makes). CAPTIONLENS_DATA overrides both. Never the source path, so an install is relocatable.
+QString findResourceDir() {
+    const QString env = qEnvironmentVariable("CAPTIONLENS_DATA");
+    if (!env.isEmpty())
+        return env;
+    const QDir bin(QCoreApplication::applicationDirPath());
+    for (const QString rel : {"../share/captionlens", "../../share/captionlens"})
+        if (QFileInfo::exists(bin.filePath(rel + "/models/default.pt")))
+            return QDir::cleanPath(bin.filePath(rel));
+    return {};
+}
+
+struct Options {
+    QCommandLineOption checkpoint{"checkpoint", "Checkpoint to load (default: the bundled model)",
+                                  "file"};
+    QCommandLineOption screenshot{"screenshot",
+                                  "Save the window to this PNG after captioning and exit", "png"};
+    QCommandLineOption panel{
+        "panel", "Panel to show: caption, attention, pe, decode, heads, compare, timeline or scene",
+        "name", "caption"};
+    QCommandLineOption profile{"profile", "Print image-to-painted latency over N scenes and exit",
+                               "n"};
+    QCommandLineOption threads{"threads", "CPU threads for the model (default: all)", "n", "0"};
+    QCommandLineOption presenter{"presenter", "Start in presenter mode (large fonts, F11 toggles)"};
+    QCommandLineOption compare{"compare", "Add a checkpoint to the Compare panel (repeat)", "file"};
+    QCommandLineOption timeline{"timeline", "Open a folder of training snapshots", "dir"};
+    QCommandLineOption profileDrag{
+        "profile-drag", "Print scene-editor drag-to-painted latency over N steps and exit", "n"};
+
+    void describe(QCommandLineParser& parser) const {
+        parser.setApplicationDescription("See inside an image-captioning transformer.");
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(
+            "image", "Image to caption, or a .cllesson (default: a bundled sample)");
+        parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
+                           timeline, profileDrag});
+    }
+};
+
+void nameApplication() {
+    QCoreApplication::setApplicationName("CaptionLens");
+    QCoreApplication::setOrganizationName("CaptionLens");
+    QCoreApplication::setApplicationVersion(CL_VERSION);
+}
+
+// --help and --version answer without a display (help2man, a terminal over ssh).
+void answerHelpOrVersion(int argc, char** argv, const Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a = argv[i];
+        if (a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v") {
+            QCoreApplication core(argc, argv);
+            nameApplication();
+            QCoreApplication::setApplicationName("captionlens");
+            QCommandLineParser parser;
+            o.describe(parser);
+            parser.process(core); // prints and exits
+        }
+    }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+    const Options o;
+    answerHelpOrVersion(argc, argv, o);
     QApplication app(argc, argv);
-    QApplication::setApplicationName("CaptionLens");
-    QApplication::setOrganizationName("CaptionLens");
+    nameApplication();
     QCommandLineParser parser;
-    parser.setApplicationDescription("See inside an image-captioning transformer.");
-    parser.addHelpOption();
-    parser.addPositionalArgument("image",
-                                 "Image to caption, or a .cllesson (default: a bundled sample)");
-    const QCommandLineOption checkpoint("checkpoint",
-                                        "Checkpoint to load (default: the bundled model)", "file");
-    const QCommandLineOption screenshot(
-        "screenshot", "Save the window to this PNG after captioning and exit", "png");
-    const QCommandLineOption panel(
-        "panel", "Panel to show: caption, attention, pe, decode, heads, compare, timeline or scene",
-        "name", "caption");
-    const QCommandLineOption profile("profile",
-                                     "Print image-to-painted latency over N scenes and exit", "n");
-    const QCommandLineOption threads("threads", "CPU threads for the model (default: all)", "n",
-                                     "0");
-    const QCommandLineOption presenter("presenter",
-                                       "Start in presenter mode (large fonts, F11 toggles)");
-    const QCommandLineOption compare("compare", "Add a checkpoint to the Compare panel (repeat)",
-                                     "file");
-    const QCommandLineOption timeline("timeline", "Open a folder of training snapshots", "dir");
-    const QCommandLineOption profileDrag(
-        "profile-drag", "Print scene-editor drag-to-painted latency over N steps and exit", "n");
-    parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
-                       timeline, profileDrag});
+    o.describe(parser);
     parser.process(app);
-    cl::setThreadCount(parser.value(threads).toInt());
+    cl::setThreadCount(parser.value(o.threads).toInt());
 
+    const QString resources = findResourceDir();
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("captionlens"),
+                                                 QIcon(resources + "/desktop/captionlens.svg")));
     cl::ui::MainWindow window;
+    window.setResourceDir(resources);
     cl::ModelThread modelThread(window);
-    if (parser.isSet(screenshot))
-        cl::scheduleScreenshot(&window, parser.value(screenshot));
+    if (parser.isSet(o.screenshot))
+        cl::scheduleScreenshot(&window, parser.value(o.screenshot));
     window.show();
-    if (parser.isSet(presenter))
+    if (parser.isSet(o.presenter))
         window.setPresenterMode(true);
-    window.openCheckpoint(parser.isSet(checkpoint) ? parser.value(checkpoint)
-                                                   : resourcePath("models/default.pt"));
-    window.showPanel(parser.value(panel)); // after the checkpoint: the editor captions at once
-    if (parser.isSet(compare))
-        window.comparePanel()->addPaths(parser.values(compare));
-    if (parser.isSet(timeline) && !window.openRunFolder(parser.value(timeline)))
+    window.openCheckpoint(parser.isSet(o.checkpoint) ? parser.value(o.checkpoint)
+                                                     : resources + "/models/default.pt");
+    window.showPanel(parser.value(o.panel)); // after the checkpoint: the editor captions at once
+    if (parser.isSet(o.compare))
+        window.comparePanel()->addPaths(parser.values(o.compare));
+    if (parser.isSet(o.timeline) && !window.openRunFolder(parser.value(o.timeline)))
         return 1;
     const auto args = parser.positionalArguments();
-    if (parser.isSet(profile)) {
-        cl::scheduleProfile(&window, std::max(1, parser.value(profile).toInt()));
-    } else if (parser.isSet(profileDrag)) {
-        cl::scheduleDragProfile(&window, std::max(1, parser.value(profileDrag).toInt()));
+    if (parser.isSet(o.profile)) {
+        cl::scheduleProfile(&window, std::max(1, parser.value(o.profile).toInt()));
+    } else if (parser.isSet(o.profileDrag)) {
+        cl::scheduleDragProfile(&window, std::max(1, parser.value(o.profileDrag).toInt()));
     } else {
         if (!args.isEmpty() && args.first().endsWith(".cllesson", Qt::CaseInsensitive))
             window.openLesson(args.first());
         else if (!args.isEmpty())
             window.openImage(args.first());
-        else if (parser.value(panel) == QLatin1String("scene"))
+        else if (parser.value(o.panel) == QLatin1String("scene"))
             ; // the scene editor captions its own scene
-        else if (QFileInfo::exists(resourcePath("samples/two-shapes.png")))
-            window.openImage(resourcePath("samples/two-shapes.png"));
+        else if (QFileInfo::exists(resources + "/samples/two-shapes.png"))
+            window.openImage(resources + "/samples/two-shapes.png");
         else
             window.openRandomScene(2);
     }

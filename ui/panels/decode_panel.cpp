@@ -27,6 +27,7 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
         connect(b, &QPushButton::clicked, this, slot);
         auto* sc = new QShortcut(key, this);
         sc->setContext(Qt::WidgetWithChildrenShortcut);
+        sc->setWhatsThis(tr("Decoding panel: %1").arg(tip.toLower())); // Help ▸ Keyboard Shortcuts
         connect(sc, &QShortcut::activated, this, slot);
         return b;
     };

@@ -67,6 +67,9 @@ class MainWindow final : public QMainWindow {
     void setPresenterMode(bool on);
     void stepForward(int delta); // PageDown/PageUp: words, compared words or snapshots
     bool presenterMode() const { return m_presenter; }
+    // Where the bundled models, samples and lessons are (Help ▸ Quick Tour).
+    void setResourceDir(const QString& dir) { m_resourceDir = dir; }
+    QString resourceDir() const { return m_resourceDir; }
 
   public slots:
     void onCompared(const cl::ui::CompareResult& result);
@@ -90,6 +93,7 @@ class MainWindow final : public QMainWindow {
     void buildToolBar(QAction* openImage, QAction* openCk, QAction* random, QAction* exportView);
     void buildLessonActions(QMenu* file);
     void buildStatusBar();
+    void buildHelpMenu();
     void chooseRunFolder();
     template <typename P> P* refreshed(P* panel, const QString& key) const;
     void showNewView(bool keepSelection);
@@ -124,6 +128,7 @@ class MainWindow final : public QMainWindow {
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QString m_lastError;
+    QString m_resourceDir;
     bool m_showDialogs = true;
     bool m_presenter = false;
     QAction* m_presenterAction = nullptr;

@@ -95,6 +95,7 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 
     buildViewMenu();
+    buildHelpMenu();
     buildToolBar(openImage, openCk, random, exportView);
 }
 
