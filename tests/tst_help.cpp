@@ -110,7 +110,7 @@ void TestHelp::quickTourOpensASampleLesson() {
     auto* list = waitForChild<QListWidget>(m_f.window.get(), "lessons");
     QVERIFY(list);
     QCOMPARE(list->count(), 4);
-    QCOMPARE(list->item(1)->text(), QString("Left of right of"));
+    QCOMPARE(list->item(1)->text(), QString("Left of or right of"));
     QSignalSpy opened(m_f.window.get(), &ui::MainWindow::lessonOpened);
     // Select the second lesson and press Open, as a person would.
     const QRect row = list->visualItemRect(list->item(1));
