@@ -10,6 +10,7 @@
 
 #include <QProcess>
 #include <QPushButton>
+#include <QStatusBar>
 
 using namespace cl;
 
@@ -169,7 +170,18 @@ void TestGui::exportsPngAndCsv() {
     QVERIFY(csv.open(QIODevice::ReadOnly));
     const auto lines = QString(csv.readAll()).trimmed().split('\n');
     QCOMPARE(lines.size(), int(m_f.window->view().trace.steps.size()) + 1);
-    QVERIFY(lines[0].startsWith("query\\key,<START>"));
+    // The header names the matrix (layer, head) and the words on both axes.
+    m_f.window->selection()->setLayerHead(1, 2);
+    QVERIFY(m_f.window->exportAttentionCsv(m_f.dir.filePath("b.csv")));
+    QFile named(m_f.dir.filePath("b.csv"));
+    QVERIFY(named.open(QIODevice::ReadOnly));
+    const QString header = QString(named.readLine()).trimmed();
+    QVERIFY2(header.startsWith("\"layer 2, head 3: query \\ key\",<START>,"), qPrintable(header));
+    QVERIFY(lines[0].startsWith("\"layer "));
+    QVERIFY(m_f.window->statusBar()->currentMessage().contains(m_f.dir.filePath("b.csv")));
+    // Descriptive default names: input, panel, layer, head and word.
+    const QString name = m_f.window->exportName("attention", "png");
+    QVERIFY2(name.startsWith("scene8-attention-L2-H3-") && name.endsWith(".png"), qPrintable(name));
 }
 
 QTEST_MAIN(TestGui)

@@ -3,6 +3,7 @@
 #include "app/gui/wiring.h"
 #include "model/api/threads.h"
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/scene_editor.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
@@ -10,6 +11,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+
+#include <cstdio>
 
 namespace {
 
@@ -43,6 +46,8 @@ struct Options {
     QCommandLineOption timeline{"timeline", "Open a folder of training snapshots", "dir"};
     QCommandLineOption profileDrag{
         "profile-drag", "Print scene-editor drag-to-painted latency over N steps and exit", "n"};
+    QCommandLineOption features{"features", "Caption a row of this .npy feature file", "file"};
+    QCommandLineOption row{"row", "The row of --features to caption (default 0)", "i", "0"};
 
     void describe(QCommandLineParser& parser) const {
         parser.setApplicationDescription("See inside an image-captioning transformer.");
@@ -51,7 +56,7 @@ struct Options {
         parser.addPositionalArgument(
             "image", "Image to caption, or a .cllesson (default: a bundled sample)");
         parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
-                           timeline, profileDrag});
+                           timeline, profileDrag, features, row});
     }
 };
 
@@ -94,34 +99,55 @@ int main(int argc, char** argv) {
     cl::ui::MainWindow window;
     window.setResourceDir(resources);
     cl::ModelThread modelThread(window);
-    if (parser.isSet(o.screenshot))
-        cl::scheduleScreenshot(&window, parser.value(o.screenshot));
     window.show();
     if (parser.isSet(o.presenter))
         window.setPresenterMode(true);
-    window.openCheckpoint(parser.isSet(o.checkpoint) ? parser.value(o.checkpoint)
-                                                     : resources + "/models/default.pt");
+    const QString model =
+        parser.isSet(o.checkpoint) ? parser.value(o.checkpoint) : resources + "/models/default.pt";
+    const auto args = parser.positionalArguments();
+    const bool lesson = !args.isEmpty() && args.first().endsWith(".cllesson", Qt::CaseInsensitive);
+    if (parser.isSet(o.screenshot))
+        cl::scheduleScreenshot(&window, parser.value(o.screenshot), lesson);
+    window.openCheckpoint(model);
+    window.comparePanel()->setCurrentModel(model); // --compare C: this model against C
+    if (lesson) {
+        // What the command line says wins over what the lesson says.
+        cl::ui::MainWindow::LessonOverrides overrides;
+        if (parser.isSet(o.checkpoint))
+            overrides.checkpoint = model;
+        if (parser.isSet(o.panel))
+            overrides.panel = parser.value(o.panel);
+        overrides.compare = parser.values(o.compare);
+        window.openLesson(args.first(), overrides);
+        return app.exec();
+    }
     window.showPanel(parser.value(o.panel)); // after the checkpoint: the editor captions at once
     if (parser.isSet(o.compare))
         window.comparePanel()->addPaths(parser.values(o.compare));
     if (parser.isSet(o.timeline) && !window.openRunFolder(parser.value(o.timeline)))
         return 1;
-    const auto args = parser.positionalArguments();
     if (parser.isSet(o.profile)) {
         cl::scheduleProfile(&window, std::max(1, parser.value(o.profile).toInt()));
     } else if (parser.isSet(o.profileDrag)) {
         cl::scheduleDragProfile(&window, std::max(1, parser.value(o.profileDrag).toInt()));
+    } else if (parser.isSet(o.features)) {
+        bool ok = false;
+        const int row = parser.value(o.row).toInt(&ok);
+        if (!ok || row < 0) {
+            std::fprintf(stderr, "captionlens: error: --row must be a row number, not '%s'\n",
+                         qPrintable(parser.value(o.row)));
+            return 1;
+        }
+        window.openFeatures(parser.value(o.features), row);
+    } else if (!args.isEmpty()) {
+        window.openImage(args.first());
+    } else if (parser.value(o.panel) == QLatin1String("scene")) {
+        window.showPanel(QStringLiteral("scene")); // the scene editor shows its own scene
+        window.sceneEditor()->setSpec(window.sceneEditor()->spec());
+    } else if (QFileInfo::exists(resources + "/samples/two-shapes.png")) {
+        window.openImage(resources + "/samples/two-shapes.png");
     } else {
-        if (!args.isEmpty() && args.first().endsWith(".cllesson", Qt::CaseInsensitive))
-            window.openLesson(args.first());
-        else if (!args.isEmpty())
-            window.openImage(args.first());
-        else if (parser.value(o.panel) == QLatin1String("scene"))
-            ; // the scene editor captions its own scene
-        else if (QFileInfo::exists(resources + "/samples/two-shapes.png"))
-            window.openImage(resources + "/samples/two-shapes.png");
-        else
-            window.openRandomScene(2);
+        window.openRandomScene(2);
     }
     return app.exec();
 }

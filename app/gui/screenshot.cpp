@@ -25,9 +25,12 @@ void printPeakRss() {
 }
 } // namespace
 
-void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
+void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson) {
     window->setShowDialogs(false);
-    QObject::connect(window, &ui::MainWindow::viewUpdated, window, [window, path] {
+    // A lesson is on screen when all of it is back (model, input, heads, panel); else the first
+    // caption is the picture.
+    const auto ready = lesson ? &ui::MainWindow::lessonOpened : &ui::MainWindow::viewUpdated;
+    QObject::connect(window, ready, window, [window, path] {
         QTimer::singleShot(300, window, [window, path] {
             QSaveFile file(path); // a failed write never leaves half a PNG behind
             const bool ok = file.open(QIODevice::WriteOnly) && window->grab().save(&file, "PNG") &&
@@ -38,9 +41,11 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path) {
             QApplication::exit(ok ? 0 : 1);
         });
     });
-    QObject::connect(window, &ui::MainWindow::errorShown, window, [](const QString& message) {
+    // An error can come before the event loop runs (an unreadable file named on the command
+    // line): exit() is queued, since before exec() it would do nothing and the run would hang.
+    QObject::connect(window, &ui::MainWindow::errorShown, window, [window](const QString& message) {
         std::fprintf(stderr, "captionlens: error: %s\n", qPrintable(message));
-        QApplication::exit(1);
+        QTimer::singleShot(0, window, [] { QApplication::exit(1); });
     });
     QTimer::singleShot(120000, window, [] {
         std::fprintf(stderr, "captionlens: error: no caption within 120 s\n");

@@ -9,7 +9,7 @@ class MainWindow;
 namespace cl {
 
 // Saves the window to `path` once the first caption is on screen; exit code 1 on an error.
-void scheduleScreenshot(ui::MainWindow* window, const QString& path);
+void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson = false);
 // Opens `count` generated scenes one after another and prints the time from "image chosen" to
 // the visible panel painted (median, min, max), with the Caption and then the Attention panel.
 void scheduleProfile(ui::MainWindow* window, int count);

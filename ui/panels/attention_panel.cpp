@@ -4,6 +4,7 @@
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -38,9 +39,11 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     m_stripGrid = new QGridLayout;
     m_large = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_large->setMinimumSize(380, 240);
-    m_autoContrast = new QCheckBox(tr("Auto contrast"), this);
+    m_autoContrast = new QCheckBox(tr("Auto contrast (each map to its peak)"), this);
     m_autoContrast->setToolTip(tr("Off: every map uses the fixed range 0..1, so maps compare. "
                                   "On: each map spans its own min..max."));
+    m_opacity = new OpacitySlider(this);
+    m_opacity->setMaximumWidth(260);
     m_crossTitle = new QLabel(this);
     m_stripTitle = new QLabel(this);
 
@@ -79,12 +82,18 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({385, 335});
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_autoContrast);
+    top->addSpacing(24);
+    top->addWidget(m_opacity, 1);
+    top->addStretch(1);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_autoContrast);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
+    connect(m_opacity, &OpacitySlider::changed, this, &AttentionPanel::refresh);
     connect(m_autoContrast, &QCheckBox::toggled, m_selection, &Selection::setAutoContrast);
     connect(m_selection, &Selection::changed, this, &AttentionPanel::refresh);
-    setMinimumSize(640, 480);
+    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
 }
 
 HeatmapPlot* AttentionPanel::thumbnail(int layer, int head) const {
@@ -162,7 +171,7 @@ void AttentionPanel::refresh() {
             const auto m = selfMatrix(tr_, l, h);
             auto* plot = thumbnail(l, h);
             plot->setMatrix(m, steps, steps, queries, keys, colourRange(m, autoC));
-            plot->setTitle(QStringLiteral("%1 · %2 bits")
+            plot->setTitle(QStringLiteral("%1\n%2 bits") // two short lines fit a thumbnail
                                .arg(headName(l, h))
                                .arg(meanEntropyBits(m, steps, steps), 0, 'f', 2));
             const bool selected = l == m_selection->layer() && h == m_selection->head();
@@ -184,8 +193,7 @@ void AttentionPanel::refresh() {
             const auto row = crossRow(tr_, l, h, sel);
             auto* tile = m_crossTiles[size_t(l) * (tr_.heads + 1) + h + 1];
             const double bits = crossEntropyBits(tr_, l, h);
-            tile->setContent(m_view.image, row, side, m_selection->opacity(),
-                             colourRange(row, autoC),
+            tile->setContent(m_view.image, row, side, m_opacity->value(), colourRange(row, autoC),
                              QStringLiteral("%1 %2b").arg(headName(l, h)).arg(bits, 0, 'f', 1));
             tile->setToolTip(
                 tr("%1: mean cross-attention entropy %2 bits over the caption (max %3)")
@@ -198,7 +206,7 @@ void AttentionPanel::refresh() {
         tr("%1: every word").arg(headName(m_selection->layer(), m_selection->head())));
     for (int t = 0; t < steps; ++t) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
-        m_stripTiles[t]->setContent(m_view.image, row, side, m_selection->opacity(),
+        m_stripTiles[t]->setContent(m_view.image, row, side, m_opacity->value(),
                                     colourRange(row, autoC), queries[t]);
         m_stripTiles[t]->setHighlighted(t == sel);
     }
@@ -211,7 +219,12 @@ QString AttentionPanel::selectedMatrixCsv() const {
     const int steps = int(tr_.steps.size());
     const auto m = selfMatrix(tr_, m_selection->layer(), m_selection->head());
     const QStringList keys = inputTokens(tr_), queries = outputTokens(tr_);
-    QString csv = QStringLiteral("query\\key");
+    // The corner cell names the matrix: which layer and head, rows = queries, columns = keys.
+    const int head = m_selection->head();
+    QString csv = QStringLiteral("\"layer %1, %2: query \\ key\"")
+                      .arg(m_selection->layer() + 1)
+                      .arg(head < 0 ? QStringLiteral("average of heads")
+                                    : QStringLiteral("head %1").arg(head + 1));
     for (const auto& k : keys)
         csv += ',' + k;
     csv += '\n';

@@ -9,6 +9,9 @@
 #include <QWidget>
 
 class QCheckBox;
+namespace cl::ui {
+class OpacitySlider;
+}
 class QGridLayout;
 class QLabel;
 class QStackedWidget;
@@ -45,6 +48,7 @@ class AttentionPanel final : public QWidget, public Panel {
     QGridLayout* m_stripGrid;
     HeatmapPlot* m_large;
     QCheckBox* m_autoContrast;
+    OpacitySlider* m_opacity; // this panel's own
     QLabel* m_crossTitle;
     QLabel* m_stripTitle;
     QStackedWidget* m_crossStack;

@@ -35,13 +35,18 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    m_ablation = new QLabel(this);
+    m_ablation->setWordWrap(true);
+    m_ablation->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
+    m_ablation->setVisible(false);
     m_layer = new QComboBox(this);
     m_head = new QComboBox(this);
     m_opacity = new QSlider(Qt::Horizontal, this);
     m_opacity->setRange(0, 100);
     m_opacity->setValue(int(selection->opacity() * 100));
-    m_autoContrast = new QCheckBox(tr("Auto contrast"), this);
-    m_autoContrast->setToolTip(tr("Colour range = the map's own min..max instead of 0..1"));
+    m_autoContrast = new QCheckBox(tr("Auto contrast (each map to its peak)"), this);
+    m_autoContrast->setToolTip(tr("On: the colours span the map's own min..max, so its peak is "
+                                  "always bright. Off: the fixed range 0..1, so maps compare."));
     m_scalePlot = new QCustomPlot(this);
     m_scalePlot->plotLayout()->clear();
     m_scale = new QCPColorScale(m_scalePlot);
@@ -50,6 +55,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_scale->axis()->setLabel(tr("attention weight"));
     m_scale->axis()->ticker()->setTickCount(4);
     m_scalePlot->plotLayout()->addElement(0, 0, m_scale);
+    m_scale->setDataRange(QCPRange(0, 1));
     m_scalePlot->setFixedHeight(70);
     m_scalePlot->setMinimumWidth(220);
 
@@ -69,6 +75,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     body->addLayout(side, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_caption);
+    layout->addWidget(m_ablation);
     layout->addWidget(
         new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
     layout->addWidget(m_chips);
@@ -76,7 +83,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
 
     // An explicit minimum: otherwise the wrapping labels ask for their height at the narrowest
     // width and the window grows past 800 px.
-    setMinimumSize(640, 480);
+    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
     connect(m_chips, &WordChips::wordClicked, m_selection, &Selection::setStep);
     connect(m_chips, &WordChips::wordHovered, this, [this](int i) {
         m_hover = i;
@@ -92,6 +99,14 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
 
 QString CaptionPanel::captionText() const {
     return m_caption->text();
+}
+
+QString CaptionPanel::ablationText() const {
+    return m_ablation->isVisibleTo(this) ? m_ablation->text() : QString();
+}
+
+QString CaptionPanel::scaleLabel() const {
+    return m_scale->axis()->label();
 }
 
 void CaptionPanel::rebuildHeadChoices() {
@@ -128,8 +143,14 @@ void CaptionPanel::setView(const CaptionView& view) {
                              .arg(c.vocabSize));
     m_note->setText(view.hasSpatialMemory()
                         ? QString()
-                        : tr("This model reads one feature vector (one memory token): its "
-                             "cross-attention is trivially 1.0, so there is no map to draw."));
+                        : tr("Input: %1. This model reads one feature vector (one memory "
+                             "token): its cross-attention is trivially 1.0, so there is no map "
+                             "to draw.")
+                              .arg(view.imageName.toHtmlEscaped()));
+    m_ablation->setVisible(view.headsOff > 0);
+    m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Head ablation tab)")
+                            .arg(view.headsOff)
+                            .arg(view.headCount()));
     refresh();
 }
 
@@ -147,6 +168,9 @@ void CaptionPanel::refresh() {
 void CaptionPanel::showStep(int step) {
     if (!m_view.hasSpatialMemory()) {
         m_image->setContent(m_view.image, {}, 0, 0, {}, m_view.imageName);
+        m_scale->setDataRange(QCPRange(0, 1));
+        m_scale->axis()->setLabel(tr("attention weight"));
+        m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
@@ -156,16 +180,10 @@ void CaptionPanel::showStep(int step) {
         m_view.image, row, int(m_view.trace.gridSide), m_selection->opacity(), range,
         tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));
     m_scale->setDataRange(QCPRange(range.lower, range.upper));
+    m_scale->axis()->setLabel(m_selection->autoContrast()
+                                  ? tr("attention weight (scaled to this map)")
+                                  : tr("attention weight (fixed 0..1)"));
     m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void CaptionPanel::setPresenterFonts(bool large) {
-    QFont f = font();
-    f.setPointSizeF(large ? 16 : QApplication::font().pointSizeF());
-    setFont(f);
-    QFont caption = f;
-    caption.setPointSizeF(f.pointSizeF() * 1.5);
-    m_caption->setFont(caption);
 }
 
 } // namespace cl::ui

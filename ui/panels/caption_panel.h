@@ -27,7 +27,8 @@ class CaptionPanel final : public QWidget, public Panel {
     WordChips* chips() const { return m_chips; }
     AttentionTile* imageTile() const { return m_image; }
     QString captionText() const;
-    void setPresenterFonts(bool large);
+    QString ablationText() const; // empty when every head is on
+    QString scaleLabel() const;   // the colour bar's label: which scale is in force
 
   private:
     void refresh();
@@ -41,6 +42,7 @@ class CaptionPanel final : public QWidget, public Panel {
     QLabel* m_caption;
     QLabel* m_modelLine;
     QLabel* m_note;
+    QLabel* m_ablation; // says so when heads are switched off
     QComboBox* m_layer;
     QComboBox* m_head;
     QSlider* m_opacity;

@@ -12,7 +12,9 @@ struct CaptionView {
     QString imageName;
     CaptionTrace trace;
     ModelInfo model;
+    int headsOff = 0; // heads switched off for this caption (Head ablation); shown everywhere
     bool valid() const { return !trace.steps.empty(); }
+    int headCount() const { return int(trace.layers * 2 * trace.heads); } // self + cross
     bool hasSpatialMemory() const { return trace.gridSide > 0 && !image.isNull(); }
 };
 

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -42,6 +43,7 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     stepRow->addWidget(m_stepSlider, 1);
     stepRow->addWidget(m_stepLabel);
     form->addRow(tr("Word of A:"), stepRow);
+    form->addRow(m_opacity);
     left->addLayout(form);
     left->addWidget(m_note);
     controls->setMaximumWidth(290);
@@ -66,6 +68,8 @@ void ComparePanel::buildControls() {
     m_stepSlider = new QSlider(Qt::Horizontal, this);
     m_stepLabel = new QLabel(this);
     m_stepLabel->setMinimumWidth(80);
+    m_opacity = new OpacitySlider(this);
+    connect(m_opacity, &OpacitySlider::changed, this, &ComparePanel::refresh);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -90,6 +94,8 @@ void ComparePanel::buildControls() {
         if (!m_filling)
             setAttentionKind(i == 0 ? AttentionKind::Cross : AttentionKind::Self);
     });
+    m_kindBox->setToolTip(tr("Feature models have one memory token: their cross-attention is "
+                             "always 1.0, so self-attention is compared by default."));
     connect(m_stepSlider, &QSlider::valueChanged, this, [this](int v) {
         if (!m_filling)
             setStep(v);
@@ -158,10 +164,17 @@ QStringList ComparePanel::paths() const {
 
 void ComparePanel::setPaths(const QStringList& paths) {
     m_list->clear();
-    addPaths(paths);
+    appendPaths(paths);
 }
 
-void ComparePanel::addPaths(const QStringList& paths) {
+void ComparePanel::addPaths(const QStringList& given) {
+    QStringList paths = given;
+    if (m_list->count() == 0 && !m_currentModel.isEmpty() && !given.contains(m_currentModel))
+        paths.prepend(m_currentModel);
+    appendPaths(paths);
+}
+
+void ComparePanel::appendPaths(const QStringList& paths) {
     for (const QString& p : paths) {
         auto* item = new QListWidgetItem(QFileInfo(p).fileName(), m_list);
         item->setData(Qt::UserRole, p);
@@ -182,6 +195,10 @@ void ComparePanel::setResult(const CompareResult& result) {
         m_a = 0;
     if (m_b >= n || (m_b == m_a && n > 1))
         m_b = m_a == 0 ? std::min(1, n - 1) : 0;
+    // One memory token (course feature models): cross-attention is 1.0 everywhere, so the words'
+    // self-attention is what differs.
+    if (!m_kindChosen && pairReady() && traceA().memoryTokens <= 1)
+        m_kind = AttentionKind::Self;
     // Open on the first word where the two captions part ways: the interesting one.
     if (pairReady()) {
         const auto marks = diffWords(traceA().words(), m_result.runs[size_t(m_b)].own.words());
@@ -211,6 +228,7 @@ void ComparePanel::setStep(int step) {
 
 void ComparePanel::setAttentionKind(AttentionKind kind) {
     m_kind = kind;
+    m_kindChosen = true;
     refresh();
 }
 

@@ -22,6 +22,7 @@ namespace cl::ui {
 
 class AttentionTile;
 class HeatmapPlot;
+class OpacitySlider;
 
 class ComparePanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -29,8 +30,11 @@ class ComparePanel final : public QWidget, public Panel {
     explicit ComparePanel(QWidget* parent = nullptr);
 
     QStringList paths() const;
-    void setPaths(const QStringList& paths);
+    void setPaths(const QStringList& paths); // exactly these
+    // Adding to an empty list puts the open model first, as A: "compare with C" means the model
+    // on screen against C.
     void addPaths(const QStringList& paths);
+    void setCurrentModel(const QString& path) { m_currentModel = path; }
     // The comparison of the current input arrived (image: empty for feature models).
     // The image on screen, which results are drawn over (empty for feature models).
     void setView(const CaptionView& view) override { m_image = view.image; }
@@ -64,6 +68,7 @@ class ComparePanel final : public QWidget, public Panel {
 
   private:
     void buildControls();
+    void appendPaths(const QStringList& paths);
     QWidget* buildResults();
     void refresh();
     void fillCaptions();
@@ -81,6 +86,8 @@ class ComparePanel final : public QWidget, public Panel {
     int m_a = 0, m_b = 1, m_headA = 0, m_headB = 0, m_step = 0;
     AttentionKind m_kind = AttentionKind::Cross;
     bool m_filling = false;
+    bool m_kindChosen = false; // the user (or a lesson) picked self or cross
+    QString m_currentModel;
 
     QListWidget* m_list;
     QPushButton *m_add, *m_remove;
@@ -91,6 +98,7 @@ class ComparePanel final : public QWidget, public Panel {
     QStackedWidget* m_maps;
     AttentionTile *m_tileA, *m_tileB, *m_tileDiff;
     HeatmapPlot *m_selfPlot, *m_jsd;
+    OpacitySlider* m_opacity;
 };
 
 } // namespace cl::ui

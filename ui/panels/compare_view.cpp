@@ -3,6 +3,7 @@
 #include "ui/panels/compare_panel.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -178,14 +179,14 @@ void ComparePanel::fillAttention() {
         m_jsd->setMatrix(values, int(m_divergence.rows), int(m_divergence.cols),
                          headLabels(traceA()), headLabels(traceB()),
                          ColourRange{0.0, std::max(0.05, double(top))});
-        m_jsd->setTitle(tr("Jensen-Shannon divergence per head pair (click one)"));
+        m_jsd->setTitle(tr("Head pairs: Jensen-Shannon divergence\n(click a cell to compare it)"));
         m_jsd->setCellDescriber(
             [a, b, la = headLabels(traceA()), lb = headLabels(traceB())](int r, int c, float v) {
                 return QObject::tr("%1 %2 vs %3 %4: %5 bits")
                     .arg(a, la.value(r), b, lb.value(c))
                     .arg(v, 0, 'f', 3);
             });
-        m_jsd->setHighlightRow(m_headA);
+        m_jsd->setHighlightCell(m_headA, m_headB);
     } else {
         m_jsd->setMatrix({}, 0, 0, {}, {}, ColourRange{});
         m_jsd->setTitle(QString::fromStdString(m_divergence.reason));
@@ -209,8 +210,12 @@ void ComparePanel::fillAttention() {
             diff[i] = p[i] - q[i];
             worst = std::max(worst, std::abs(diff[i]));
         }
-        m_tileA->setContent(m_image, p, side, 0.75, {0, 1}, nameA);
-        m_tileB->setContent(m_image, q, side, 0.75, {0, 1}, nameB);
+        // One scale for both, up to the larger peak: A and B compare, and neither is a faint glow.
+        const float peak =
+            std::max(*std::max_element(p.begin(), p.end()), *std::max_element(q.begin(), q.end()));
+        const ColourRange both{0.0, std::max(1e-6, double(peak))};
+        m_tileA->setContent(m_image, p, side, m_opacity->value(), both, nameA);
+        m_tileB->setContent(m_image, q, side, m_opacity->value(), both, nameB);
         m_tileDiff->setContent(differenceOverlay(m_image, diff, side, std::max(0.05f, worst)), {},
                                0, 0, {}, tr("%1 − %2 · %3").arg(a, b, js));
         m_maps->setCurrentIndex(0);

@@ -4,6 +4,7 @@
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -84,7 +85,11 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     m_rows->yAxis->setLabel(tr("layer · head"));
     m_rows->xAxis->setLabel(tr("earlier words (keys)"));
     m_cross = new AttentionTile(this);
-    m_cross->setMinimumSize(220, 240);
+    m_cross->setMinimumSize(200, 200);
+    m_opacity = new OpacitySlider(this);
+    auto* crossColumn = new QVBoxLayout;
+    crossColumn->addWidget(m_cross, 1);
+    crossColumn->addWidget(m_opacity);
 
     auto* branchRow = new QHBoxLayout;
     branchRow->addWidget(m_branchLabel, 1);
@@ -94,13 +99,13 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     layout->addWidget(m_soFar, 1, 0, 1, 2);
     layout->addLayout(branchRow, 2, 0, 1, 2);
     layout->addWidget(m_bars, 3, 0);
-    layout->addWidget(m_cross, 3, 1);
+    layout->addLayout(crossColumn, 3, 1);
     layout->addWidget(m_rows, 4, 0, 1, 2);
     layout->setRowStretch(3, 3);
     layout->setRowStretch(4, 2);
     layout->setColumnStretch(0, 3);
     layout->setColumnStretch(1, 2);
-    setMinimumSize(640, 480);
+    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
 
     connect(m_timer, &QTimer::timeout, this, [this] {
         if (step() + 1 >= int(shownTrace().steps.size()))
@@ -110,8 +115,15 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     connect(m_speed, &QSlider::valueChanged, this, [this](int ms) { m_timer->setInterval(ms); });
     connect(m_temp, &QSlider::valueChanged, this, [this](int v) { setTemperature(v / 100.0); });
     connect(m_back, &QPushButton::clicked, this, &DecodePanel::backToOriginal);
-    connect(m_bars, &QCustomPlot::plottableClick, this,
-            [this](QCPAbstractPlottable*, int index, QMouseEvent*) { forceCandidate(index); });
+    connect(m_opacity, &OpacitySlider::changed, this, &DecodePanel::refresh);
+    // The whole column of a candidate is its target, so a near-zero bar can be clicked too. (A
+    // plottable click reported the index within the clicked plottable's own data, and the chosen
+    // bar is a plottable of its own: clicking "right" forced another word.)
+    connect(m_bars, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        const int i = candidateAt(event->pos());
+        if (event->button() == Qt::LeftButton && i >= 0)
+            forceCandidate(i);
+    });
     connect(m_selection, &Selection::changed, this, &DecodePanel::refresh);
     setTemperature(1.0);
 }
@@ -134,6 +146,10 @@ void DecodePanel::setBranch(const CaptionTrace& branch) {
     m_showBranch = true;
     m_back->setVisible(true);
     refresh();
+}
+
+QString DecodePanel::stepText() const {
+    return m_soFar->text();
 }
 
 QString DecodePanel::branchText() const {
@@ -194,6 +210,19 @@ std::vector<std::pair<QString, double>> DecodePanel::candidates() const {
     return out;
 }
 
+int DecodePanel::candidateAt(const QPoint& pos) const {
+    if (!m_bars->axisRect()->rect().contains(pos))
+        return -1;
+    const double x = m_bars->xAxis->pixelToCoord(pos.x());
+    const int i = int(std::lround(x));
+    return i >= 0 && i < int(m_drawn.size()) && std::abs(x - i) <= 0.45 ? i : -1;
+}
+
+QPoint DecodePanel::candidatePoint(int index, double height) const {
+    return {int(std::lround(m_bars->xAxis->coordToPixel(index))),
+            int(std::lround(m_bars->yAxis->coordToPixel(height)))};
+}
+
 void DecodePanel::forceCandidate(int index) {
     if (index < 0 || index >= int(m_drawn.size()) || shownTrace().steps.empty())
         return;
@@ -222,7 +251,12 @@ void DecodePanel::refresh() {
                          "<span style='background:#3b4cca;color:white'>&nbsp;%1&nbsp;</span>")
                          .arg(w);
     }
-    m_soFar->setText(tr("Step %1 of %2: ").arg(t + 1).arg(tr_.steps.size()) + words.join(' '));
+    const QString ablated =
+        m_view.headsOff > 0
+            ? tr("<span style='color:#b35900'>[%1 heads off]</span> ").arg(m_view.headsOff)
+            : QString();
+    m_soFar->setText(ablated + tr("Step %1 of %2: ").arg(t + 1).arg(tr_.steps.size()) +
+                     words.join(' '));
     if (m_showBranch)
         m_branchLabel->setText(tr("<b>Original:</b> %1<br><b>Forced at step %2:</b> %3")
                                    .arg(QString::fromStdString(m_view.trace.text()))
@@ -292,7 +326,7 @@ void DecodePanel::drawAttention(int t) {
     if (tr_.gridSide > 0 && !m_view.image.isNull()) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
         m_cross->setContent(
-            m_view.image, row, int(tr_.gridSide), m_selection->opacity(),
+            m_view.image, row, int(tr_.gridSide), m_opacity->value(),
             colourRange(row, m_selection->autoContrast()),
             tr("cross-attention, %1").arg(headName(m_selection->layer(), m_selection->head())));
     } else {

@@ -19,6 +19,7 @@ namespace cl::ui {
 
 class AttentionTile;
 class HeatmapPlot;
+class OpacitySlider;
 class Selection;
 
 class DecodePanel final : public QWidget, public Panel {
@@ -37,7 +38,12 @@ class DecodePanel final : public QWidget, public Panel {
     void forceCandidate(int index); // as a click on bar `index`
     void backToOriginal();
     QCustomPlot* candidatePlot() const { return m_bars; }
+    // The candidate whose column (bar and the space above it) holds `pos`, or -1.
+    int candidateAt(const QPoint& pos) const;
+    // Where a person clicks on candidate `index`, at `height` on the probability axis.
+    QPoint candidatePoint(int index, double height) const;
     QString branchText() const;
+    QString stepText() const; // "Step 3 of 9: …", with the ablation when heads are off
 
   public slots:
     void first();
@@ -73,6 +79,7 @@ class DecodePanel final : public QWidget, public Panel {
     QCPBars* m_chosenBar;
     HeatmapPlot* m_rows;
     AttentionTile* m_cross;
+    OpacitySlider* m_opacity;
     QTimer* m_timer;
 };
 

@@ -24,13 +24,15 @@ HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
     m_captions->setFont(big);
     auto* resetButton = new QPushButton(tr("Reset: every head on"), this);
     connect(resetButton, &QPushButton::clicked, this, &HeadsPanel::reset);
+    // The captions sit below the switches: their text grows by a line with the first head off,
+    // and above the grid that moved every checkbox down under the pointer.
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_captions);
     layout->addWidget(box);
+    layout->addWidget(m_captions);
     layout->addWidget(m_status);
     layout->addWidget(resetButton, 0, Qt::AlignLeft);
     layout->addStretch();
-    setMinimumSize(640, 480);
+    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
 }
 
 void HeadsPanel::rebuild(int layers, int heads) {
@@ -65,17 +67,37 @@ void HeadsPanel::setView(const CaptionView& view) {
         rebuild(int(view.trace.layers), int(view.trace.heads));
         m_reference.clear();
     }
-    const QString caption = QString::fromStdString(view.trace.text());
-    if (offCount() == 0)
-        m_reference = caption;
-    m_captions->setText(offCount() == 0
-                            ? tr("<b>Caption</b> (every head on): %1").arg(caption)
-                            : tr("<b>With %1 head(s) off:</b> %2<br><b>Every head on:</b> %3")
-                                  .arg(offCount())
-                                  .arg(caption, m_reference));
+    m_caption = QString::fromStdString(view.trace.text());
+    m_captionOff = view.headsOff;
+    // Every head on: this caption is the reference; else the reference of this input follows.
+    m_reference = view.headsOff == 0 ? m_caption : QString();
+    showCaptions();
     m_status->setText(
         tr("Every panel shows the model as ablated here; the Decoding panel shows the "
            "new probabilities, the Attention panel how the remaining heads react."));
+}
+
+void HeadsPanel::setReference(const CaptionTrace& reference) {
+    m_reference = QString::fromStdString(reference.text());
+    showCaptions();
+}
+
+void HeadsPanel::showCaptions() {
+    const QString every = m_reference.isEmpty() ? tr("<i>captioning…</i>") : m_reference;
+    m_captions->setText(m_captionOff == 0
+                            ? tr("<b>Caption</b> (every head on): %1").arg(m_caption)
+                            : tr("<b>With %1 head(s) off:</b> %2<br><b>Every head on:</b> %3")
+                                  .arg(m_captionOff)
+                                  .arg(m_caption, every));
+}
+
+QString HeadsPanel::captionsText() const {
+    return m_captions->text();
+}
+
+QCheckBox* HeadsPanel::headBox(int layer, int kind, int head) const {
+    const size_t i = size_t((layer * 2 + kind) * m_heads + head);
+    return i < m_boxes.size() ? m_boxes[i] : nullptr;
 }
 
 std::vector<uint8_t> HeadsPanel::headsOff() const {

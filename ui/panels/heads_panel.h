@@ -24,6 +24,10 @@ class HeadsPanel final : public QWidget, public Panel {
     // Sets every switch at once (a lesson being reopened); one headsChanged when it differs.
     void setHeadsOff(const std::vector<uint8_t>& off);
     int offCount() const;
+    // The caption of the same input with every head on (asked for while some are off).
+    void setReference(const CaptionTrace& reference);
+    QString captionsText() const;
+    QCheckBox* headBox(int layer, int kind, int head) const;
 
   signals:
     void headsChanged(const std::vector<uint8_t>& headsOff);
@@ -31,13 +35,16 @@ class HeadsPanel final : public QWidget, public Panel {
   private:
     void rebuild(int layers, int heads);
     void emitChange();
+    void showCaptions();
 
     QGridLayout* m_grid;
     QLabel* m_status;
     QLabel* m_captions;
     std::vector<QCheckBox*> m_boxes; // same indexing as headsOff
     int m_layers = 0, m_heads = 0;
-    QString m_reference; // the caption with every head on
+    QString m_caption;    // the caption on screen
+    int m_captionOff = 0; // heads that were off for it
+    QString m_reference;  // the same input with every head on; empty while it is computed
     std::string m_modelPath;
 };
 

@@ -3,6 +3,7 @@
 #include "ui/math/pe_math.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -54,7 +55,9 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     m_lines->legend->setVisible(true);
     m_lines->setMinimumHeight(200);
     m_grid = new AttentionTile(this);
-    m_grid->setMinimumSize(200, 220);
+    m_grid->setMinimumSize(200, 200);
+    m_opacity = new OpacitySlider(this, 0.8);
+    connect(m_opacity, &OpacitySlider::changed, this, [this] { redrawGrid(); });
 
     auto* controls = new QHBoxLayout;
     for (auto [label, w] :
@@ -68,7 +71,9 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     controls->addStretch();
     controls->addWidget(m_ablate);
     auto* gridBox = new QGroupBox(tr("Image grid 2D code: click a cell"), this);
-    (new QVBoxLayout(gridBox))->addWidget(m_grid);
+    auto* gridColumn = new QVBoxLayout(gridBox);
+    gridColumn->addWidget(m_grid, 1);
+    gridColumn->addWidget(m_opacity);
     auto* layout = new QGridLayout(this);
     layout->addLayout(controls, 0, 0, 1, 3);
     layout->addWidget(m_ablation, 1, 0, 1, 3);
@@ -78,7 +83,7 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(gridBox, 3, 2);
     layout->setRowStretch(2, 3);
     layout->setRowStretch(3, 2);
-    setMinimumSize(640, 480);
+    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
 
     for (auto* spin : {m_positions, m_width})
         connect(spin, &QSpinBox::valueChanged, this, &PePanel::redraw);
@@ -177,7 +182,7 @@ void PePanel::redrawGrid() {
     const int width = int(m_view.model.config.inputDim);
     m_cell = std::clamp(m_cell, 0, g * g - 1);
     const auto sim = cellSimilarity(gridCode(g, width), g * g, width, m_cell);
-    m_grid->setContent(m_view.image, sim, g, 0.8, colourRange(sim, true),
+    m_grid->setContent(m_view.image, sim, g, m_opacity->value(), colourRange(sim, true),
                        tr("cell (%1, %2) vs every cell, cosine").arg(m_cell / g).arg(m_cell % g));
 }
 

@@ -18,6 +18,7 @@ class QCustomPlot;
 namespace cl::ui {
 
 class AttentionTile;
+class OpacitySlider;
 class HeatmapPlot;
 
 class PePanel final : public QWidget, public Panel {
@@ -52,6 +53,7 @@ class PePanel final : public QWidget, public Panel {
     HeatmapPlot* m_similarity;
     QCustomPlot* m_lines;
     AttentionTile* m_grid;
+    OpacitySlider* m_opacity;
     int m_cell = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
 #include "ui/panels/selection.h"
+#include "ui/widgets/opacity_slider.h"
 #include "ui/widgets/scene_canvas.h"
 #include "ui/widgets/word_chips.h"
 
@@ -54,6 +55,12 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     big.setPointSizeF(big.pointSizeF() * 1.3);
     m_model->setFont(big);
     m_chips = new WordChips(this);
+    m_opacity = new OpacitySlider(this);
+    m_showing = new QLabel(this);
+    m_showing->setWordWrap(true);
+    m_showing->setStyleSheet(QStringLiteral("color: #3b4cca;"));
+    m_switch = new QPushButton(this);
+    m_switch->setVisible(false);
 
     auto* objectBox = new QGroupBox(tr("Selected shape (or the next one added)"), this);
     auto* form = new QFormLayout(objectBox);
@@ -64,6 +71,8 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     for (auto* b : {m_add, m_delete, m_random})
         buttons->addWidget(b);
     auto* side = new QVBoxLayout;
+    side->addWidget(m_showing);
+    side->addWidget(m_switch, 0, Qt::AlignLeft);
     side->addWidget(new QLabel(tr("Drag shapes on the canvas. The caption follows live.")));
     side->addLayout(buttons);
     side->addWidget(objectBox);
@@ -73,6 +82,7 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     side->addWidget(m_model);
     side->addWidget(m_chips);
     side->addWidget(m_overlay);
+    side->addWidget(m_opacity);
     side->addStretch(1);
     side->addWidget(m_latency);
     auto* sideHost = new QWidget(this);
@@ -90,11 +100,51 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     connect(m_delete, &QPushButton::clicked, this, &SceneEditor::deleteSelected);
     connect(m_random, &QPushButton::clicked, this, &SceneEditor::randomScene);
     connect(m_overlay, &QCheckBox::toggled, this, &SceneEditor::refreshOverlay);
+    connect(m_opacity, &OpacitySlider::changed, this, &SceneEditor::refreshOverlay);
+    connect(m_switch, &QPushButton::clicked, this, [this] {
+        if (m_offerBack)
+            emit backRequested();
+        else
+            edited(); // caption this scene: every panel switches to it
+    });
     connect(m_chips, &WordChips::wordClicked, m_selection, &Selection::setStep);
     connect(m_selection, &Selection::changed, this, &SceneEditor::refreshOverlay);
     m_canvas->setSpec(randomSpec(m_seed));
     syncControls();
-    m_reference->setText(QString::fromStdString(sceneCaptions(spec()).front()));
+    showReference();
+}
+
+void SceneEditor::showReference() {
+    const auto refs = sceneCaptions(spec());
+    m_reference->setText(refs.empty() ? tr("(an empty scene has no caption)")
+                                      : QString::fromStdString(refs.front()));
+}
+
+void SceneEditor::showScene(const SceneSpec& spec) {
+    m_canvas->setSpec(spec);
+    m_canvas->setSelected(-1);
+    m_captionCurrent = false;
+    showReference();
+    syncControls();
+}
+
+void SceneEditor::setShowing(const QString& name, bool thisScene, const QString& backTo) {
+    m_offerBack = thisScene && !backTo.isEmpty();
+    if (thisScene) {
+        m_showing->setText(tr("Every panel shows this scene."));
+        m_switch->setText(tr("Back to %1").arg(backTo));
+    } else {
+        m_showing->setText(tr("The other panels show %1. Edit this scene, or:").arg(name));
+        m_switch->setText(tr("Show this scene in every panel"));
+        m_model->setText(tr("<i>(not captioned yet)</i>"));
+        m_chips->setWords({}, {});
+        m_canvas->setOverlay({});
+    }
+    m_switch->setVisible(!thisScene || m_offerBack);
+}
+
+QString SceneEditor::showingText() const {
+    return m_showing->text();
 }
 
 const SceneSpec& SceneEditor::spec() const {
@@ -114,9 +164,7 @@ void SceneEditor::setSpec(const SceneSpec& spec) {
 void SceneEditor::edited() {
     m_clock.start();
     m_captionCurrent = false;
-    const auto refs = sceneCaptions(spec());
-    m_reference->setText(refs.empty() ? tr("(an empty scene has no caption)")
-                                      : QString::fromStdString(refs.front()));
+    showReference();
     m_delete->setEnabled(m_canvas->selected() >= 0);
     m_add->setEnabled(spec().objects.size() < 3);
     emit sceneEdited(m_canvas->image());
@@ -200,8 +248,10 @@ void SceneEditor::randomScene() {
 
 void SceneEditor::setView(const CaptionView& view) {
     if (view.image.isNull() || view.image.size() != m_canvas->image().size() ||
-        view.image.convertToFormat(QImage::Format_RGB888) != m_canvas->image())
-        return; // another image's caption (or an older position of the scene)
+        view.image.convertToFormat(QImage::Format_RGB888) != m_canvas->image()) {
+        m_captionCurrent = false; // another image's caption (or an older position of the scene)
+        return;
+    }
     m_view = view;
     m_captionCurrent = true;
     QStringList words;
@@ -212,9 +262,13 @@ void SceneEditor::setView(const CaptionView& view) {
     }
     const QString said = QString::fromStdString(view.trace.text());
     const bool right = said == m_reference->text();
-    m_model->setText(QStringLiteral("%1 <span style='color:%2'>%3</span>")
+    const QString ablated =
+        view.headsOff > 0
+            ? tr(" <span style='color:#b35900'>[%1 heads off]</span>").arg(view.headsOff)
+            : QString();
+    m_model->setText(QStringLiteral("%1 <span style='color:%2'>%3</span>%4")
                          .arg(said.toHtmlEscaped(), right ? "#1a9850" : "#d73027",
-                              right ? tr("✓ matches") : tr("✗ differs")));
+                              right ? tr("✓ matches") : tr("✗ differs"), ablated));
     m_chips->setWords(words, probs);
     refreshOverlay();
     m_canvas->repaint();
@@ -235,7 +289,7 @@ void SceneEditor::refreshOverlay() {
     m_chips->setSelected(step);
     const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
     m_canvas->setOverlay(attentionOverlay(m_canvas->image(), row, int(m_view.trace.gridSide),
-                                          m_selection->opacity(),
+                                          m_opacity->value(),
                                           colourRange(row, m_selection->autoContrast())));
 }
 

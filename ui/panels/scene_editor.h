@@ -17,6 +17,7 @@ class QPushButton;
 namespace cl::ui {
 
 class SceneCanvas;
+class OpacitySlider;
 class Selection;
 class WordChips;
 
@@ -26,6 +27,13 @@ class SceneEditor final : public QWidget, public Panel {
     SceneEditor(Selection* selection, QWidget* parent = nullptr);
 
     void setSpec(const SceneSpec& spec); // emits sceneEdited
+    // The scene the other panels already show (a random scene): no new caption is asked for.
+    void showScene(const SceneSpec& spec);
+    // What the other panels show: this editor's scene, or another input (`name`); `backTo` names
+    // the input an edit replaced (empty: none), offered as a way back.
+    void setShowing(const QString& name, bool thisScene, const QString& backTo);
+    QString showingText() const;
+    QPushButton* showingButton() const { return m_switch; }
     const SceneSpec& spec() const;
     QImage sceneImage() const;
     SceneCanvas* canvas() const { return m_canvas; }
@@ -42,12 +50,14 @@ class SceneEditor final : public QWidget, public Panel {
 
   signals:
     void sceneEdited(const QImage& image); // the window re-captions it
+    void backRequested();                  // "Back to <file>": the window re-shows that input
 
   private:
     void edited();
     void syncControls();
     void applyControls();
     void refreshOverlay();
+    void showReference();
 
     Selection* m_selection;
     SceneCanvas* m_canvas;
@@ -55,7 +65,10 @@ class SceneEditor final : public QWidget, public Panel {
     QComboBox *m_shape, *m_colour, *m_size;
     QPushButton *m_add, *m_delete, *m_random;
     QCheckBox* m_overlay;
-    QLabel *m_reference, *m_model, *m_latency;
+    QLabel *m_reference, *m_model, *m_latency, *m_showing;
+    QPushButton* m_switch;
+    OpacitySlider* m_opacity;
+    bool m_offerBack = false;
     WordChips* m_chips;
     QElapsedTimer m_clock;
     double m_latencyMs = -1;

@@ -1,6 +1,7 @@
 #pragma once
 // What the user is looking at, shared by every panel: the word (decode step), the layer and head
-// (-1 = the head average), overlay opacity and the colour range mode. Panels follow its signal.
+// (-1 = the head average), the Caption panel's overlay opacity (other panels keep their own) and
+// the colour range mode. Panels follow its signal.
 #include <QObject>
 
 namespace cl::ui {
@@ -31,7 +32,9 @@ class Selection final : public QObject {
   private:
     int m_step = 0, m_layer = 0, m_head = -1;
     double m_opacity = 0.75;
-    bool m_autoContrast = false;
+    // On by default: each map spans 0..its peak, so a weak map's peak is as visible as a strong
+    // one's (on the fixed 0..1 scale the average of heads is a faint glow). Off: fixed 0..1.
+    bool m_autoContrast = true;
 };
 
 } // namespace cl::ui

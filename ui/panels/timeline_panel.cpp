@@ -3,6 +3,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/flow_layout.h"
+#include "ui/widgets/opacity_slider.h"
 
 #include <QCheckBox>
 #include <QCollator>
@@ -68,6 +69,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_autoContrast = new QCheckBox(tr("Auto contrast (each map its own range)"), this);
     m_autoContrast->setChecked(true);
     connect(m_autoContrast, &QCheckBox::toggled, this, &TimelinePanel::showCurrent);
+    m_opacity = new OpacitySlider(this);
+    m_opacity->setMaximumWidth(240);
+    connect(m_opacity, &OpacitySlider::changed, this, &TimelinePanel::showCurrent);
     m_timer = new QTimer(this);
     m_timer->setInterval(1500);
 
@@ -80,6 +84,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     headRow->addWidget(new QLabel(tr("Cross-attention of:")));
     headRow->addWidget(m_head);
     headRow->addWidget(m_autoContrast);
+    headRow->addWidget(m_opacity, 1);
     headRow->addStretch(1);
     auto* tileHost = new QWidget;
     m_tiles = new FlowLayout(tileHost);
@@ -229,7 +234,7 @@ void TimelinePanel::fillTiles(const CaptionTrace& trace) {
         const QString word = QString::fromStdString(trace.steps[size_t(t)].token);
         const auto row = spatial ? crossRow(trace, layer, head, t) : std::vector<float>{};
         m_tileWidgets[size_t(t)]->setContent(
-            m_image, row, spatial ? int(trace.gridSide) : 0, 0.75,
+            m_image, row, spatial ? int(trace.gridSide) : 0, m_opacity->value(),
             colourRange(row, m_autoContrast->isChecked()),
             tr("%1 (%2)").arg(word).arg(trace.steps[size_t(t)].prob, 0, 'f', 2));
     }

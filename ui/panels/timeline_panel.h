@@ -21,6 +21,7 @@ namespace cl::ui {
 
 class AttentionTile;
 class FlowLayout;
+class OpacitySlider;
 
 class TimelinePanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -63,6 +64,7 @@ class TimelinePanel final : public QWidget, public Panel {
     QLabel *m_position, *m_caption, *m_folderLabel;
     QComboBox* m_head;
     QCheckBox* m_autoContrast;
+    OpacitySlider* m_opacity;
     FlowLayout* m_tiles;
     std::vector<AttentionTile*> m_tileWidgets;
     QTableWidget* m_table;

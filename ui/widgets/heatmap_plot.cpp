@@ -2,6 +2,9 @@
 
 #include <QToolTip>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cl::ui {
 
 HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_style(style) {
@@ -44,12 +47,60 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
 }
 
 void HeatmapPlot::setLabels(QCPAxis* axis, const QStringList& labels) {
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i)
-        ticker->addTick(i, labels[i]);
-    axis->setTicker(ticker);
+    axis->setProperty("cl_labels", labels);
     axis->setSubTicks(false);
     axis->grid()->setVisible(false);
+}
+
+namespace {
+// Every `every`-th label of `labels` on a text ticker (the others blank, ticks kept).
+void applyLabels(QCPAxis* axis, const QStringList& labels, int every) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i, i % every == 0 ? labels[i] : QString());
+    axis->setTicker(ticker);
+}
+} // namespace
+
+// Labels are sized to the cells: horizontal when they fit, vertical when they do not, and every
+// k-th one when even a vertical line of text is taller than a cell is wide.
+void HeatmapPlot::fitTickLabels() {
+    if (m_style != Style::Full)
+        return;
+    const QStringList cols = xAxis->property("cl_labels").toStringList();
+    const QStringList rows = yAxis->property("cl_labels").toStringList();
+    if (cols.isEmpty() || rows.isEmpty())
+        return;
+    const QFontMetrics fx(xAxis->tickLabelFont()), fy(yAxis->tickLabelFont());
+    updateLayout(); // the axis rect as the current labels leave it
+    const double cellW = std::max(1, axisRect()->width()) / double(std::max(1, m_cols));
+    int widest = 0;
+    for (const auto& c : cols)
+        widest = std::max(widest, fx.horizontalAdvance(c));
+    const bool flat = widest + 6 <= cellW;
+    xAxis->setTickLabelRotation(flat ? 0 : 90);
+    applyLabels(xAxis, cols, flat ? 1 : std::max(1, int(std::ceil((fx.height() + 2) / cellW))));
+    updateLayout(); // vertical labels take height from the rows
+    const double cellH = std::max(1, axisRect()->height()) / double(std::max(1, m_rows));
+    applyLabels(yAxis, rows, std::max(1, int(std::ceil((fy.height() + 1) / cellH))));
+}
+
+QStringList HeatmapPlot::shownLabels(const QCPAxis* axis) const {
+    QStringList out;
+    if (auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>())
+        for (const auto& label : ticker->ticks())
+            out << label;
+    return out;
+}
+
+void HeatmapPlot::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);
+    fitTickLabels();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QPoint HeatmapPlot::cellCenter(int row, int col) const {
+    return {int(std::lround(xAxis->coordToPixel(col))), int(std::lround(yAxis->coordToPixel(row)))};
 }
 
 void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols,
@@ -60,21 +111,28 @@ void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols
     m_cols = cols;
     m_rowLabels = rowLabels;
     m_colLabels = colLabels;
-    m_map->data()->setSize(cols, rows);
-    m_map->data()->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            m_map->data()->setCell(c, r, values[size_t(r) * cols + c]);
+    // QCPColorMap draws a one-cell-wide axis with zero width: such an axis is stored as two
+    // half cells of the same value, spanning the same unit square.
+    const int keys = cols == 1 ? 2 : cols, vals = rows == 1 ? 2 : rows;
+    m_map->data()->setSize(keys, vals);
+    m_map->data()->setRange(cols == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, cols - 1)),
+                            rows == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, rows - 1)));
+    for (int r = 0; r < vals; ++r)
+        for (int c = 0; c < keys; ++c)
+            m_map->data()->setCell(
+                c, r, values[size_t(std::min(r, rows - 1)) * cols + std::min(c, cols - 1)]);
     m_map->setDataRange(QCPRange(range.lower, range.upper));
     xAxis->setRange(-0.5, cols - 0.5);
     yAxis->setRange(-0.5, rows - 0.5);
     if (m_style == Style::Full && !colLabels.isEmpty()) {
         setLabels(xAxis, colLabels);
         setLabels(yAxis, rowLabels);
-        xAxis->setTickLabelRotation(cols > 8 ? 45 : 0);
+        fitTickLabels();
     } else if (m_style == Style::Full) {
-        for (auto* axis : {xAxis, yAxis})
+        for (auto* axis : {xAxis, yAxis}) {
+            axis->setProperty("cl_labels", QStringList());
             axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        }
     }
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -107,6 +165,14 @@ void HeatmapPlot::setHighlightRow(int row) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapPlot::setHighlightCell(int row, int col) {
+    const bool on = row >= 0 && col >= 0 && row < m_rows && col < m_cols;
+    m_rowMarker->setVisible(on);
+    m_rowMarker->topLeft->setCoords(col - 0.5, row - 0.5);
+    m_rowMarker->bottomRight->setCoords(col + 0.5, row + 0.5);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void HeatmapPlot::setPointerHighlight(bool on) {
     m_pointerHighlight = on;
     if (!on)
@@ -132,9 +198,9 @@ QString HeatmapPlot::describeCell(int row, int col) const {
 
 void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
     QCustomPlot::mouseMoveEvent(event);
-    int col = -1, row = -1;
-    m_map->data()->coordToCell(xAxis->pixelToCoord(event->pos().x()),
-                               yAxis->pixelToCoord(event->pos().y()), &col, &row);
+    // Cells are unit squares around integer coordinates (see setMatrix).
+    const int col = int(std::lround(xAxis->pixelToCoord(event->pos().x())));
+    const int row = int(std::lround(yAxis->pixelToCoord(event->pos().y())));
     const bool inside = axisRect()->rect().contains(event->pos());
     if (!inside || row < 0 || col < 0 || row >= m_rows || col >= m_cols) {
         QToolTip::hideText();

@@ -26,7 +26,8 @@ class HeatmapPlot final : public QCustomPlot {
         m_describe = std::move(describe);
     }
     void setHighlighted(bool on);
-    void setHighlightRow(int row); // the selected step, outlined; -1 none
+    void setHighlightRow(int row);           // the selected step, outlined; -1 none
+    void setHighlightCell(int row, int col); // one cell outlined (a chosen pair); -1 none
     // Presenter mode: outline the cell under the pointer so the class sees what is pointed at.
     void setPointerHighlight(bool on);
     bool pointerCellVisible() const;
@@ -35,17 +36,24 @@ class HeatmapPlot final : public QCustomPlot {
     QCPColorMap* colorMap() const { return m_map; }
     int rows() const { return m_rows; }
     int cols() const { return m_cols; }
+    // Where cell (row, col) is drawn, in widget pixels (tests click there).
+    QPoint cellCenter(int row, int col) const;
+    // The token labels actually shown on an axis (crowded axes show every k-th one).
+    QStringList shownLabels(const QCPAxis* axis) const;
 
   signals:
     void clicked();
     void cellHovered(int row, int col);
 
+
   protected:
+    void resizeEvent(QResizeEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
   private:
     void setLabels(QCPAxis* axis, const QStringList& labels);
+    void fitTickLabels(); // rotate or thin out labels that would overlap at this size
     QCPColorMap* m_map;
     QCPColorScale* m_scale = nullptr;
     QCPTextElement* m_title = nullptr;

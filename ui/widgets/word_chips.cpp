@@ -22,16 +22,36 @@ void WordChips::setWords(const QStringList& words, const std::vector<float>& pro
                              .arg(i + 1)
                              .arg(words[i])
                              .arg(i < int(probs.size()) ? probs[i] : 0.f, 0, 'f', 3));
-        chip->setStyleSheet(QStringLiteral(
-            "QPushButton { border: 1px solid #8a8fa8; border-radius: 12px; padding: 4px 12px; "
-            "background: #eef0f7; color: #1d2033; }"
-            "QPushButton:checked { background: #3b4cca; color: white; border-color: #3b4cca; }"
-            "QPushButton:hover { border-color: #3b4cca; }"));
+        chip->setStyleSheet(chipStyle());
         chip->installEventFilter(this);
         connect(chip, &QPushButton::clicked, this, [this, i] { emit wordClicked(i); });
         m_layout->addWidget(chip);
         m_chips.push_back(chip);
     }
+}
+
+// A style sheet pins a widget's font: the chips' size follows this widget's font through it.
+QString WordChips::chipStyle() const {
+    const double pt = font().pointSizeF() > 0 ? font().pointSizeF() : 10.0;
+    return QStringLiteral(
+               "QPushButton { border: 1px solid #8a8fa8; border-radius: %2px; padding: %3px %4px; "
+               "background: #eef0f7; color: #1d2033; font-size: %1pt; }"
+               "QPushButton:checked { background: #3b4cca; color: white; border-color: #3b4cca; }"
+               "QPushButton:hover { border-color: #3b4cca; }")
+        .arg(pt, 0, 'f', 1)
+        .arg(int(pt * 1.2))
+        .arg(int(pt * 0.4))
+        .arg(int(pt * 1.2));
+}
+
+void WordChips::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange)
+        return;
+    const QString style = chipStyle();
+    for (auto* chip : m_chips)
+        chip->setStyleSheet(style);
+    m_layout->invalidate();
 }
 
 void WordChips::setSelected(int index) {

@@ -24,8 +24,10 @@ class WordChips final : public QWidget {
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override; // a new font (presenter mode) resizes every chip
 
   private:
+    QString chipStyle() const;
     FlowLayout* m_layout;
     std::vector<QPushButton*> m_chips;
 };

@@ -105,18 +105,39 @@ SceneSpec sceneFrom(const QJsonObject& j) {
     return s;
 }
 
-QString relativeTo(const QDir& dir, const QString& path) {
+// Where a lesson's paths are relative to: its own folder, and the bundled resources.
+struct Places {
+    QDir dir;
+    QString resources;
+};
+
+const QString kBundled = QStringLiteral("@resources/");
+
+QString relativeTo(const Places& at, const QString& path) {
     if (path.isEmpty())
         return {};
-    const QString rel = dir.relativeFilePath(QFileInfo(path).absoluteFilePath());
-    return rel.startsWith(QLatin1String("..")) ? QFileInfo(path).absoluteFilePath() : rel;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!at.resources.isEmpty()) {
+        const QString bundled = QDir(at.resources).relativeFilePath(absolute);
+        if (!bundled.startsWith(QLatin1String("..")) && !QDir::isAbsolutePath(bundled))
+            return kBundled + bundled;
+    }
+    const QString rel = at.dir.relativeFilePath(absolute);
+    return rel.startsWith(QLatin1String("..")) ? absolute : rel;
 }
 
-QString resolve(const QDir& dir, const QString& path) {
-    return path.isEmpty() ? QString() : QDir::cleanPath(dir.absoluteFilePath(path));
+QString resolve(const Places& at, const QString& path) {
+    if (path.startsWith(kBundled)) {
+        if (at.resources.isEmpty())
+            fail(QObject::tr("the lesson names the bundled file %1, but this CaptionLens has no "
+                             "bundled files (share/captionlens) next to it")
+                     .arg(path.mid(kBundled.size())));
+        return QDir::cleanPath(QDir(at.resources).absoluteFilePath(path.mid(kBundled.size())));
+    }
+    return path.isEmpty() ? QString() : QDir::cleanPath(at.dir.absoluteFilePath(path));
 }
 
-QJsonObject inputJson(const Lesson& l, const QDir& dir) {
+QJsonObject inputJson(const Lesson& l, const Places& dir) {
     switch (l.input) {
     case Lesson::Input::Scene:
         return {{"kind", "scene"}, {"scene", sceneJson(l.scene)}};
@@ -143,7 +164,7 @@ QJsonObject inputJson(const Lesson& l, const QDir& dir) {
     return {{"kind", "none"}};
 }
 
-void readInput(Lesson& l, const QJsonObject& j, const QDir& dir) {
+void readInput(Lesson& l, const QJsonObject& j, const Places& dir) {
     const QString kind = j.value("kind").toString();
     if (kind == "scene") {
         l.input = Lesson::Input::Scene;
@@ -165,8 +186,8 @@ void readInput(Lesson& l, const QJsonObject& j, const QDir& dir) {
 
 } // namespace
 
-QString writeLesson(const Lesson& l, const QString& path) {
-    const QDir dir = QFileInfo(path).absoluteDir();
+QString writeLesson(const Lesson& l, const QString& path, const QString& resources) {
+    const Places dir{QFileInfo(path).absoluteDir(), resources};
     QJsonArray compare, heads;
     for (const QString& p : l.compare)
         compare.append(relativeTo(dir, p));
@@ -202,7 +223,7 @@ QString writeLesson(const Lesson& l, const QString& path) {
     return {};
 }
 
-Lesson readLesson(const QString& path) {
+Lesson readLesson(const QString& path, const QString& resources) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         fail(QObject::tr("cannot open %1: %2").arg(path, file.errorString()));
@@ -222,7 +243,7 @@ Lesson readLesson(const QString& path) {
         fail(QObject::tr("%1 is a lesson of version %2; this CaptionLens reads version 1")
                  .arg(path)
                  .arg(root.value("version").toInt()));
-    const QDir dir = QFileInfo(path).absoluteDir();
+    const Places dir{QFileInfo(path).absoluteDir(), resources};
     Lesson l;
     readInput(l, root.value("input").toObject(), dir);
     l.checkpoint = resolve(dir, root.value("checkpoint").toString());
@@ -244,7 +265,7 @@ Lesson readLesson(const QString& path) {
     l.layer = sel.value("layer").toInt();
     l.head = sel.value("head").toInt(-1);
     l.opacity = sel.value("opacity").toDouble(0.75);
-    l.autoContrast = sel.value("auto_contrast").toBool();
+    l.autoContrast = sel.value("auto_contrast").toBool(true);
     for (const auto& v : root.value("heads_off").toArray())
         l.headsOff.push_back(v.toInt() ? 1 : 0);
     return l;

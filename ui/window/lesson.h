@@ -33,13 +33,16 @@ struct Lesson {
     QString panel = QStringLiteral("caption");
     int step = 0, layer = 0, head = -1;
     double opacity = 0.75;
-    bool autoContrast = false;
+    bool autoContrast = true;
     std::vector<uint8_t> headsOff;
 };
 
+// Files below the lesson's folder are stored relative to it; the bundled files (below
+// `resources`, the app's share/captionlens) as "@resources/models/default.pt", so a lesson opens
+// on any install; anything else by its absolute path.
 // Writes atomically (QSaveFile). Returns an empty string, or why it failed.
-QString writeLesson(const Lesson& lesson, const QString& path);
+QString writeLesson(const Lesson& lesson, const QString& path, const QString& resources = {});
 // Reads and checks a lesson; throws std::runtime_error with a one-line reason.
-Lesson readLesson(const QString& path);
+Lesson readLesson(const QString& path, const QString& resources = {});
 
 } // namespace cl::ui

@@ -15,9 +15,12 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -36,7 +39,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Ses
     buildActions();
     buildStatusBar();
     connectSession();
-    resize(1280, 800);
+    // 1280 x 800 where the screen has room, else the screen's free area: never off-screen.
+    const QRect free = screen()->availableGeometry();
+    resize(QSize(1280, 800).boundedTo(free.size() * 0.96));
+    move(free.center() - rect().center());
+}
+
+// A tab page: the panel in a scroll area. No panel's content can then grow the window (on a
+// small screen the page scrolls instead), so full screen stays full screen and the window never
+// resizes itself.
+void MainWindow::addPanel(const QString& key, QWidget* panel, const QString& title) {
+    auto* page = new QScrollArea(m_tabs);
+    page->setWidgetResizable(true);
+    page->setFrameShape(QFrame::NoFrame);
+    page->setWidget(panel);
+    m_tabs->addTab(page, title);
+    m_panels.add(key, page, dynamic_cast<Panel*>(panel));
 }
 
 void MainWindow::buildPanels() {
@@ -45,16 +63,11 @@ void MainWindow::buildPanels() {
     m_pePanel = new PePanel(m_tabs);
     m_decodePanel = new DecodePanel(m_selection, m_tabs);
     m_headsPanel = new HeadsPanel(m_tabs);
-    m_tabs->addTab(m_captionPanel, tr("&Caption"));
-    m_tabs->addTab(m_attentionPanel, tr("&Attention"));
-    m_tabs->addTab(m_pePanel, tr("&Positional encoding"));
-    m_tabs->addTab(m_decodePanel, tr("&Decoding"));
-    m_tabs->addTab(m_headsPanel, tr("&Head ablation"));
-    m_panels.add(QStringLiteral("caption"), m_captionPanel, m_captionPanel);
-    m_panels.add(QStringLiteral("attention"), m_attentionPanel, m_attentionPanel);
-    m_panels.add(QStringLiteral("pe"), m_pePanel, m_pePanel);
-    m_panels.add(QStringLiteral("decode"), m_decodePanel, m_decodePanel);
-    m_panels.add(QStringLiteral("heads"), m_headsPanel, m_headsPanel);
+    addPanel(QStringLiteral("caption"), m_captionPanel, tr("&Caption"));
+    addPanel(QStringLiteral("attention"), m_attentionPanel, tr("&Attention"));
+    addPanel(QStringLiteral("pe"), m_pePanel, tr("&Positional encoding"));
+    addPanel(QStringLiteral("decode"), m_decodePanel, tr("&Decoding"));
+    addPanel(QStringLiteral("heads"), m_headsPanel, tr("&Head ablation"));
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
     connect(m_decodePanel, &DecodePanel::forceRequested, this,
             [this](const std::vector<int64_t>& prefix) {
@@ -72,6 +85,9 @@ void MainWindow::connectSession() {
     });
     connect(m_session, &Session::ablationReady, this, [this](const CaptionTrace& trace) {
         refreshed(m_pePanel, QStringLiteral("pe"))->setAblation(trace);
+    });
+    connect(m_session, &Session::referenceReady, this, [this](const CaptionTrace& trace) {
+        refreshed(m_headsPanel, QStringLiteral("heads"))->setReference(trace);
     });
     connect(m_session, &Session::busyChanged, this, &MainWindow::showBusy);
     connect(m_session, &Session::failed, this, &MainWindow::showError);
@@ -96,6 +112,8 @@ void MainWindow::captionImage(const LoadedImage& image, const QString& name, boo
     input.image = image;
     input.name = name;
     input.fromEditor = fromEditor;
+    if (fromEditor)
+        input.scene = m_sceneEditor->spec();
     m_session->caption(input);
 }
 
@@ -109,8 +127,11 @@ void MainWindow::openImage(const QString& path) {
 
 void MainWindow::openRandomScene(quint64 seed) {
     const Scene s = generateScene(seed);
-    captionImage(fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb})), tr("scene %1").arg(seed),
-                 false);
+    CaptionInput input;
+    input.image = fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb}));
+    input.name = tr("scene %1").arg(seed);
+    input.scene = s.spec; // the scene editor can take it up as it is
+    m_session->caption(input);
 }
 
 void MainWindow::openFeatures(const QString& path, int row) {
@@ -147,17 +168,43 @@ void MainWindow::showNewView(bool keepSelection) {
         }
     }
     m_panels.markStale();
+    if (currentPanel() == QLatin1String("scene"))
+        syncSceneEditor();
     m_panels.refresh(currentPanel(), view());
     m_compareStale = m_timelineStale = true;
     refreshStalePanels();
-    setWindowTitle(
-        tr("CaptionLens — %1 — “%2”").arg(view().imageName, QString::fromStdString(trace.text())));
+    showAblation();
     statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
     emit viewUpdated();
 }
 
+// Wherever a caption is shown the ablation is said: the title, the status bar, the panels.
+void MainWindow::showAblation() {
+    const int off = view().headsOff;
+    const QString ablated = off > 0 ? tr(" — %1 heads off").arg(off) : QString();
+    setWindowTitle(
+        tr("CaptionLens — %1 — “%2”%3")
+            .arg(view().imageName, QString::fromStdString(view().trace.text()), ablated));
+    m_ablationBadge->setText(tr("⚠ %1 of %2 heads off").arg(off).arg(view().headCount()));
+    m_ablationBadge->setVisible(off > 0);
+}
+
+// The scene editor starts from the scene on screen when it is a shapes scene, and says what the
+// other panels show when it is not (they switch to its scene only after an edit).
+void MainWindow::syncSceneEditor() {
+    const CaptionInput& shown = m_session->shown();
+    if (shown.scene && !shown.fromEditor && view().valid())
+        m_sceneEditor->showScene(*shown.scene);
+    if (view().valid())
+        m_sceneEditor->setView(view());
+    m_sceneEditor->setShowing(view().imageName, m_sceneEditor->showsCurrentScene(),
+                              m_session->viewFromEditor() ? m_session->beforeEditor().name
+                                                          : QString());
+}
+
 void MainWindow::showModel(const ModelInfo& info) {
     m_compareStale = m_timelineStale = true;
+    m_comparePanel->setCurrentModel(QString::fromStdString(info.path));
     rememberRecent(QStringLiteral("recentCheckpoints"),
                    QFileInfo(QString::fromStdString(info.path)).absoluteFilePath());
     const auto& c = info.config;

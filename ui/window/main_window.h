@@ -43,9 +43,17 @@ class MainWindow final : public QMainWindow {
     QString currentPanel() const;
     bool openRunFolder(const QString& folder); // the training timeline
     bool saveLesson(const QString& path);
-    void openLesson(const QString& path); // lessonOpened() when everything is back on screen
-    bool exportView(const QString& path); // .png or .pdf
+    // lessonOpened() when everything is back on screen. Overrides (the command line's
+    // --checkpoint, --panel, --compare) replace what the lesson says.
+    struct LessonOverrides {
+        QString checkpoint, panel;
+        QStringList compare;
+    };
+    void openLesson(const QString& path, const LessonOverrides& overrides = {});
+    bool exportView(const QString& path); // .png or .pdf: the whole panel, no scroll bars
     bool exportAttentionCsv(const QString& path);
+    // "three-shapes-attention-L2-avg-circle.png": input, panel, layer, head and word.
+    QString exportName(const QString& what, const QString& suffix) const;
 
     Session* session() const { return m_session; } // the worker is wired to it
     const CaptionView& view() const { return m_session->view(); }
@@ -86,6 +94,9 @@ class MainWindow final : public QMainWindow {
 
   private:
     void buildPanels();
+    void addPanel(const QString& key, QWidget* panel, const QString& title);
+    void showAblation();
+    void syncSceneEditor();
     void buildTeachingPanels();
     void connectSession();
     void buildActions();
@@ -129,6 +140,8 @@ class MainWindow final : public QMainWindow {
     QToolButton* m_cancel;
     QString m_lastError;
     QString m_resourceDir;
+    QLabel* m_ablationBadge;
+    QByteArray m_normalGeometry; // the window before presenter mode, restored after it
     bool m_showDialogs = true;
     bool m_presenter = false;
     QAction* m_presenterAction = nullptr;

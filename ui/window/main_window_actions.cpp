@@ -20,13 +20,17 @@
 #include <QPdfWriter>
 #include <QProgressBar>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+
+#include <algorithm>
 
 namespace cl::ui {
 
@@ -79,15 +83,16 @@ void MainWindow::buildActions() {
     buildLessonActions(file);
     file->addSeparator();
     auto* exportView = file->addAction(tr("&Export View (PNG or PDF)…"), this, [this] {
-        const auto p = QFileDialog::getSaveFileName(this, tr("Export view"), "captionlens.png",
-                                                    tr("PNG (*.png);;PDF (*.pdf)"));
+        const auto p =
+            QFileDialog::getSaveFileName(this, tr("Export view"), exportName(currentPanel(), "png"),
+                                         tr("PNG (*.png);;PDF (*.pdf)"));
         if (!p.isEmpty() && !this->exportView(p))
             showError(tr("Could not write %1").arg(p));
     });
     exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export Selected Attention &Matrix (CSV)…"), this, [this] {
-        const auto p = QFileDialog::getSaveFileName(this, tr("Export attention"), "attention.csv",
-                                                    tr("CSV (*.csv)"));
+        const auto p = QFileDialog::getSaveFileName(
+            this, tr("Export attention"), exportName("selfattn", "csv"), tr("CSV (*.csv)"));
         if (!p.isEmpty() && !exportAttentionCsv(p))
             showError(tr("Could not write %1").arg(p));
     });
@@ -167,13 +172,23 @@ void MainWindow::buildToolBar(QAction* openImage, QAction* openCk, QAction* rand
     bar->addWidget(m_maxLength);
 }
 
+// Presenter mode is a layout: every text the class reads scales, the window is full screen and
+// stays so (no panel can grow it: each tab is a scroll area), and leaving restores the window
+// exactly as it was (geometry saved on the way in, fonts back before it is restored).
 void MainWindow::setPresenterMode(bool on) {
+    if (on == m_presenter)
+        return;
     m_presenter = on;
     m_presenterAction->setChecked(on);
+    if (on)
+        m_normalGeometry = saveGeometry();
     applyPresenterScale(this, on ? 1.4 : 1.0);
     for (auto* plot : findChildren<HeatmapPlot*>())
         plot->setPointerHighlight(on);
-    on ? showFullScreen() : showNormal();
+    if (on)
+        return showFullScreen();
+    showNormal();
+    restoreGeometry(m_normalGeometry);
 }
 
 void MainWindow::buildStatusBar() {
@@ -187,6 +202,13 @@ void MainWindow::buildStatusBar() {
         m_session->cancel();
         statusBar()->showMessage(tr("Cancelled; nothing changed."), 5000);
     });
+    m_ablationBadge = new QLabel(this);
+    m_ablationBadge->setObjectName(QStringLiteral("ablation"));
+    m_ablationBadge->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
+    m_ablationBadge->setToolTip(tr("Heads are switched off (Head ablation tab): every caption "
+                                   "and map is the ablated model's"));
+    m_ablationBadge->setVisible(false);
+    statusBar()->addPermanentWidget(m_ablationBadge);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_modelLabel);
@@ -233,8 +255,29 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
+QString MainWindow::exportName(const QString& what, const QString& suffix) const {
+    QString input = QFileInfo(view().imageName).completeBaseName();
+    if (input.isEmpty())
+        input = QStringLiteral("captionlens");
+    QStringList parts{input, what};
+    if (view().valid()) {
+        const auto& steps = view().trace.steps;
+        const int step = std::clamp(m_selection->step(), 0, int(steps.size()) - 1);
+        parts << QStringLiteral("L%1").arg(m_selection->layer() + 1)
+              << (m_selection->head() < 0 ? QStringLiteral("avg")
+                                          : QStringLiteral("H%1").arg(m_selection->head() + 1))
+              << QString::fromStdString(steps[size_t(step)].token);
+    }
+    QString name = parts.join('-');
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
+    return name + '.' + suffix;
+}
+
+// The panel's whole content: its tab page may scroll, the panel itself is never cut.
 bool MainWindow::exportView(const QString& path) {
-    QWidget* panel = m_tabs->currentWidget();
+    QWidget* panel = m_panels.widget(currentPanel());
+    if (auto* page = qobject_cast<QScrollArea*>(panel))
+        panel = page->widget();
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly))
@@ -247,10 +290,17 @@ bool MainWindow::exportView(const QString& path) {
             QPainter painter(&pdf);
             panel->render(&painter);
         }
-        return file.commit();
+        if (!file.commit())
+            return false;
+        statusBar()->showMessage(tr("Exported the %1 panel to %2").arg(currentPanel(), path), 8000);
+        return true;
     }
     QSaveFile file(path);
-    return file.open(QIODevice::WriteOnly) && panel->grab().save(&file, "PNG") && file.commit();
+    const bool ok =
+        file.open(QIODevice::WriteOnly) && panel->grab().save(&file, "PNG") && file.commit();
+    if (ok)
+        statusBar()->showMessage(tr("Exported the %1 panel to %2").arg(currentPanel(), path), 8000);
+    return ok;
 }
 
 bool MainWindow::exportAttentionCsv(const QString& path) {
@@ -259,7 +309,10 @@ bool MainWindow::exportAttentionCsv(const QString& path) {
     if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))
         return false;
     file.write(csv.toUtf8());
-    return file.commit();
+    if (!file.commit())
+        return false;
+    statusBar()->showMessage(tr("Exported the attention matrix to %1").arg(path), 8000);
+    return true;
 }
 
 } // namespace cl::ui

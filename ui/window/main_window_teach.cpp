@@ -22,12 +22,9 @@ void MainWindow::buildTeachingPanels() {
     m_comparePanel = new ComparePanel(m_tabs);
     m_timelinePanel = new TimelinePanel(m_tabs);
     m_sceneEditor = new SceneEditor(m_selection, m_tabs);
-    m_tabs->addTab(m_comparePanel, tr("C&ompare"));
-    m_tabs->addTab(m_timelinePanel, tr("&Timeline"));
-    m_tabs->addTab(m_sceneEditor, tr("&Scene editor"));
-    m_panels.add(QStringLiteral("compare"), m_comparePanel, m_comparePanel);
-    m_panels.add(QStringLiteral("timeline"), m_timelinePanel, m_timelinePanel);
-    m_panels.add(QStringLiteral("scene"), m_sceneEditor, m_sceneEditor);
+    addPanel(QStringLiteral("compare"), m_comparePanel, tr("C&ompare"));
+    addPanel(QStringLiteral("timeline"), m_timelinePanel, tr("&Timeline"));
+    addPanel(QStringLiteral("scene"), m_sceneEditor, tr("&Scene editor"));
     connect(m_comparePanel, &ComparePanel::pathsChanged, this, [this] {
         m_compareStale = true;
         refreshStalePanels();
@@ -46,11 +43,11 @@ void MainWindow::buildTeachingPanels() {
     connect(m_sceneEditor, &SceneEditor::sceneEdited, this, [this](const QImage& image) {
         captionImage(fromQImage(image), tr("edited scene"), true);
     });
+    connect(m_sceneEditor, &SceneEditor::backRequested, m_session, &Session::backFromEditor);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (currentPanel() == QLatin1String("scene"))
+            syncSceneEditor(); // shows the loaded scene; other inputs stay until an edit
         m_panels.refresh(currentPanel(), view());
-        if (m_tabs->currentWidget() == m_sceneEditor && !m_session->viewFromEditor() &&
-            !m_session->latest().fromEditor)
-            m_sceneEditor->setSpec(m_sceneEditor->spec()); // caption the editor's scene
         refreshStalePanels();
     });
 }
@@ -106,11 +103,11 @@ bool MainWindow::openRunFolder(const QString& folder) {
 void MainWindow::refreshStalePanels() {
     if (!view().valid())
         return;
-    if (m_compareStale && m_tabs->currentWidget() == m_comparePanel) {
+    if (m_compareStale && currentPanel() == QLatin1String("compare")) {
         m_compareStale = false;
         requestComparison(CompareRequest::Compare);
     }
-    if (m_timelineStale && m_tabs->currentWidget() == m_timelinePanel &&
+    if (m_timelineStale && currentPanel() == QLatin1String("timeline") &&
         !m_timelinePanel->snapshots().isEmpty()) {
         m_timelineStale = false;
         requestComparison(CompareRequest::Timeline);
@@ -172,7 +169,7 @@ Lesson MainWindow::currentLesson() const {
 }
 
 bool MainWindow::saveLesson(const QString& path) {
-    const QString error = writeLesson(currentLesson(), path);
+    const QString error = writeLesson(currentLesson(), path, m_resourceDir);
     if (!error.isEmpty()) {
         showError(error);
         return false;
@@ -181,12 +178,23 @@ bool MainWindow::saveLesson(const QString& path) {
     return true;
 }
 
-void MainWindow::openLesson(const QString& path) {
+void MainWindow::openLesson(const QString& path, const LessonOverrides& overrides) {
     Lesson l;
     try {
-        l = readLesson(path);
+        l = readLesson(path, m_resourceDir);
     } catch (const std::exception& e) {
         return showError(QString::fromUtf8(e.what()));
+    }
+    if (!overrides.checkpoint.isEmpty())
+        l.checkpoint = overrides.checkpoint;
+    if (!overrides.panel.isEmpty())
+        l.panel = overrides.panel;
+    if (!overrides.compare.isEmpty()) {
+        l.compare = QStringList{l.checkpoint.isEmpty() ? QString::fromStdString(model().path)
+                                                       : l.checkpoint} +
+                    overrides.compare;
+        l.compareA = 0;
+        l.compareB = 1;
     }
     // Check what the lesson points at before touching anything: a bad lesson changes nothing.
     for (const QString& file : {l.checkpoint, l.featuresPath})

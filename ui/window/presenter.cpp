@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+
 namespace cl::ui {
 
 namespace {
@@ -54,8 +56,26 @@ void scalePlot(QCustomPlot* plot, double factor) {
 
 } // namespace
 
+// Widgets whose font was set on their own (a caption heading, a tile title) do not follow the
+// window's font: each is scaled from its own base size. Fixed heights (colour bars) grow with
+// the text they hold.
+void scaleWidget(QWidget* w, double factor) {
+    if (w->testAttribute(Qt::WA_SetFont) && !w->property("cl_followsParent").toBool())
+        w->setFont(scaled(w->font(), baseSize(w, w->font()), factor));
+    if (w->minimumHeight() > 0 && w->minimumHeight() == w->maximumHeight()) {
+        QVariant base = w->property("cl_baseFixedHeight");
+        if (!base.isValid()) {
+            base = w->minimumHeight();
+            w->setProperty("cl_baseFixedHeight", base);
+        }
+        w->setFixedHeight(int(std::lround(base.toInt() * factor)));
+    }
+}
+
 void applyPresenterScale(QWidget* root, double factor) {
     root->setFont(scaled(root->font(), baseSize(root, root->font()), factor));
+    for (auto* w : root->findChildren<QWidget*>())
+        scaleWidget(w, factor);
     for (auto* plot : root->findChildren<QCustomPlot*>())
         scalePlot(plot, factor);
 }

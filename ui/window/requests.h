@@ -11,9 +11,10 @@
 namespace cl::ui {
 
 struct CaptionRequest {
-    // Main captions replace the view; a branch (forced prefix) and an ablation (no positional
-    // encoding) are variants of it. A request supersedes only older ones of its own purpose.
-    enum Purpose { Main = 0, Branch = 1, Ablation = 2 };
+    // Main captions replace the view; a branch (forced prefix), an ablation (no positional
+    // encoding) and a reference (every head on, while heads are switched off) are variants of
+    // it. A request supersedes only older ones of its own purpose.
+    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3 };
     quint64 id = 0;
     int purpose = Main;
     RgbImage image;              // image models

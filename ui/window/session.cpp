@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace cl::ui {
 
 namespace {
@@ -37,13 +39,21 @@ CaptionRequest Session::makeRequest(int purpose, const CaptionInput& input) {
 }
 
 void Session::caption(const CaptionInput& input) {
+    if (input.fromEditor && !m_latest.fromEditor && !m_latest.name.isEmpty())
+        m_beforeEditor = m_latest; // the way back from the scene editor
     m_latest = input;
     recaption();
+}
+
+void Session::backFromEditor() {
+    if (!m_beforeEditor.name.isEmpty())
+        caption(m_beforeEditor);
 }
 
 void Session::recaption() {
     const CaptionRequest r = makeRequest(CaptionRequest::Main, m_latest);
     m_captionId = r.id;
+    m_captionHeadsOff = r.options.headsOff;
     emit busyChanged(tr("Captioning %1…").arg(m_latest.name));
     emit captionRequested(r);
 }
@@ -85,6 +95,10 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
         m_ablationId = 0;
         return emit ablationReady(trace);
     }
+    if (id != 0 && id == m_referenceId) {
+        m_referenceId = 0;
+        return emit referenceReady(trace);
+    }
     if (id == 0 || id != m_captionId)
         return; // superseded by a newer request
     m_captionId = 0;
@@ -97,15 +111,22 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_view.imageName = m_shown.name;
     m_view.trace = trace;
     m_view.model = m_model;
+    m_view.headsOff = int(std::count(m_captionHeadsOff.begin(), m_captionHeadsOff.end(), 1));
     emit busyChanged({});
     emit viewChanged(keepSelection);
+    if (m_view.headsOff > 0) { // what every head says about the same input, for comparison
+        CaptionRequest r = makeRequest(CaptionRequest::Reference, m_shown);
+        r.options.headsOff.clear();
+        m_referenceId = r.id;
+        emit captionRequested(r);
+    }
     if (m_lesson)
         finishLessonStage();
 }
 
 void Session::onCaptionFailed(quint64 id, const QString& message) {
-    if (id != 0 && (id == m_branchId || id == m_ablationId)) {
-        m_branchId = m_ablationId = 0;
+    if (id != 0 && (id == m_branchId || id == m_ablationId || id == m_referenceId)) {
+        m_branchId = m_ablationId = m_referenceId = 0;
         return emit failed(message);
     }
     if (id == 0 || id != m_captionId)

@@ -4,6 +4,7 @@
 // supersedes an older one (its answer is dropped) and a failure leaves the view and the model as
 // they were. Lessons are replayed here too: model, then input, then heads, then the view.
 // Tested without a window (tests/tst_session.cpp).
+#include "model/api/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/panels/caption_view.h"
 #include "ui/window/lesson.h"
@@ -22,7 +23,8 @@ struct CaptionInput {
     QString name;                // shown in the title
     QString featuresPath;        // absolute, for lessons
     int featuresRow = 0;
-    bool fromEditor = false; // the scene editor's scene
+    bool fromEditor = false;        // the scene editor's scene
+    std::optional<SceneSpec> scene; // set when the input is a shapes-world scene
 };
 
 class Session final : public QObject {
@@ -38,6 +40,9 @@ class Session final : public QObject {
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
+    // The input shown before the scene editor took over (empty name: none), and going back to it.
+    const CaptionInput& beforeEditor() const { return m_beforeEditor; }
+    void backFromEditor();
     void setMaxLength(int tokens) { m_maxLength = tokens; }
     int maxLength() const { return m_maxLength; }
     // Compares checkpoints (or a run's snapshots) on the input of the caption on screen.
@@ -69,6 +74,7 @@ class Session final : public QObject {
     void viewChanged(bool keepSelection);
     void branchReady(const cl::CaptionTrace& trace);
     void ablationReady(const cl::CaptionTrace& trace);
+    void referenceReady(const cl::CaptionTrace& trace); // every head on, while some are off
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
@@ -86,10 +92,13 @@ class Session final : public QObject {
     ModelInfo m_model;
     CaptionInput m_latest; // the input of the newest main request
     CaptionInput m_shown;  // the input of m_view
+    CaptionInput m_beforeEditor;
+    std::vector<uint8_t> m_captionHeadsOff; // what the caption in flight was asked with
     std::vector<uint8_t> m_headsOff;
     int m_maxLength = 30;
     quint64 m_nextId = 1;
-    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_checkpointId = 0;
+    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0;
+    quint64 m_checkpointId = 0;
     QString m_checkpointPath;
     std::optional<Lesson> m_lesson;
     enum class LessonStage { Model, Caption, Heads } m_lessonStage = LessonStage::Model;
