@@ -190,10 +190,12 @@ bool ComparePanel::stepBy(int delta) {
 
 void ComparePanel::setResult(const CompareResult& result) {
     m_result = result;
+    // An empty result (the panel shown before anything was added) keeps the pair as it is: it
+    // used to set B to -1, which no later result repaired ("Model B" stayed empty).
     const int n = int(result.paths.size());
-    if (m_a >= n)
+    if (n > 0 && (m_a < 0 || m_a >= n))
         m_a = 0;
-    if (m_b >= n || (m_b == m_a && n > 1))
+    if (n > 0 && (m_b < 0 || m_b >= n || (m_b == m_a && n > 1)))
         m_b = m_a == 0 ? std::min(1, n - 1) : 0;
     // One memory token (course feature models): cross-attention is 1.0 everywhere, so the words'
     // self-attention is what differs.

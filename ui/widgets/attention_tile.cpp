@@ -28,6 +28,10 @@ void AttentionTile::setContent(const QImage& image, const std::vector<float>& gr
     update();
 }
 
+bool AttentionTile::titleFits() const {
+    return fontMetrics().horizontalAdvance(m_title) <= width() - 4;
+}
+
 void AttentionTile::setHighlighted(bool on) {
     m_highlighted = on;
     update();

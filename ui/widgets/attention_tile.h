@@ -18,6 +18,8 @@ class AttentionTile final : public QWidget {
     void setHighlighted(bool on);
     void setTitleFont(const QFont& font);
     const QImage& composed() const { return m_composed; }
+    QString title() const { return m_title; }
+    bool titleFits() const; // the title is drawn whole, not elided
     QSize sizeHint() const override { return {160, 180}; }
 
   signals:

@@ -99,6 +99,18 @@ void HeatmapPlot::resizeEvent(QResizeEvent* event) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+QString HeatmapPlot::title() const {
+    return m_title->text();
+}
+
+QRect HeatmapPlot::highlightedCells() const {
+    if (!m_rowMarker->visible())
+        return {};
+    const QPointF a = m_rowMarker->topLeft->coords(), b = m_rowMarker->bottomRight->coords();
+    return {int(std::lround(a.x() + 0.5)), int(std::lround(a.y() + 0.5)),
+            int(std::lround(b.x() - a.x())), int(std::lround(b.y() - a.y()))};
+}
+
 QPoint HeatmapPlot::cellCenter(int row, int col) const {
     return {int(std::lround(xAxis->coordToPixel(col))), int(std::lround(yAxis->coordToPixel(row)))};
 }

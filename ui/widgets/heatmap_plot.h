@@ -40,11 +40,13 @@ class HeatmapPlot final : public QCustomPlot {
     QPoint cellCenter(int row, int col) const;
     // The token labels actually shown on an axis (crowded axes show every k-th one).
     QStringList shownLabels(const QCPAxis* axis) const;
+    QString title() const;
+    // The outlined cells (a row or one cell) as (col, row, width, height); empty when none.
+    QRect highlightedCells() const;
 
   signals:
     void clicked();
     void cellHovered(int row, int col);
-
 
   protected:
     void resizeEvent(QResizeEvent* event) override;

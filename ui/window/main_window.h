@@ -141,7 +141,7 @@ class MainWindow final : public QMainWindow {
     QString m_lastError;
     QString m_resourceDir;
     QLabel* m_ablationBadge;
-    QByteArray m_normalGeometry; // the window before presenter mode, restored after it
+    QRect m_normalGeometry; // the window before presenter mode, restored after it
     bool m_showDialogs = true;
     bool m_presenter = false;
     QAction* m_presenterAction = nullptr;

@@ -181,14 +181,14 @@ void MainWindow::setPresenterMode(bool on) {
     m_presenter = on;
     m_presenterAction->setChecked(on);
     if (on)
-        m_normalGeometry = saveGeometry();
+        m_normalGeometry = geometry();
     applyPresenterScale(this, on ? 1.4 : 1.0);
     for (auto* plot : findChildren<HeatmapPlot*>())
         plot->setPointerHighlight(on);
     if (on)
         return showFullScreen();
     showNormal();
-    restoreGeometry(m_normalGeometry);
+    setGeometry(m_normalGeometry);
 }
 
 void MainWindow::buildStatusBar() {
