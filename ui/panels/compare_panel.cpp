@@ -27,7 +27,9 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     auto* controls = new QWidget(this);
     auto* left = new QVBoxLayout(controls);
     left->setContentsMargins(0, 0, 0, 0);
-    left->addWidget(new QLabel(tr("Checkpoints to compare (two or more):")));
+    auto* listLabel = new QLabel(tr("Checkpoints to compare (two or more):"));
+    listLabel->setWordWrap(true);
+    left->addWidget(listLabel);
     left->addWidget(m_list, 1);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_add);

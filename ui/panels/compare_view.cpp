@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSlider>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -155,6 +156,11 @@ void ComparePanel::fillTable() {
         m_table->setItem(int(t), 5, probItem(runB.own, t, true));
     }
     m_table->resizeColumnsToContents();
+    // Every column shown: the splitter gives the maps less room rather than cut the table.
+    int width = 2 * m_table->frameWidth();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        width += m_table->columnWidth(c);
+    m_table->setMinimumWidth(width + m_table->verticalScrollBar()->sizeHint().width());
     m_table->selectRow(m_step);
 }
 

@@ -16,6 +16,7 @@ HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
         tr("Heads (untick to switch a head off: its attention output becomes zero)"), this);
     m_grid = new QGridLayout(box);
     m_status = new QLabel(this);
+    m_status->setWordWrap(true);
     m_captions = new QLabel(this);
     m_captions->setWordWrap(true);
     m_captions->setTextFormat(Qt::RichText);

@@ -44,7 +44,8 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     m_add = new QPushButton(tr("&Add shape"), this);
     m_delete = new QPushButton(tr("&Delete"), this);
     m_random = new QPushButton(tr("&Random scene"), this);
-    m_overlay = new QCheckBox(tr("Show the selected word's attention on the canvas"), this);
+    m_overlay = new QCheckBox(tr("Show attention on the canvas"), this);
+    m_overlay->setToolTip(tr("Draw the selected word's cross-attention over the scene"));
     m_overlay->setChecked(true);
     m_reference = new QLabel(this);
     m_model = new QLabel(this);
@@ -73,10 +74,14 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     auto* side = new QVBoxLayout;
     side->addWidget(m_showing);
     side->addWidget(m_switch, 0, Qt::AlignLeft);
-    side->addWidget(new QLabel(tr("Drag shapes on the canvas. The caption follows live.")));
+    auto* hint = new QLabel(tr("Drag shapes on the canvas. The caption follows live."));
+    hint->setWordWrap(true);
+    side->addWidget(hint);
     side->addLayout(buttons);
     side->addWidget(objectBox);
-    side->addWidget(new QLabel(tr("<b>Reference caption</b> (the scene's ground truth):")));
+    auto* truth = new QLabel(tr("<b>Reference caption</b> (the scene's ground truth):"));
+    truth->setWordWrap(true);
+    side->addWidget(truth);
     side->addWidget(m_reference);
     side->addWidget(new QLabel(tr("<b>The model says</b> (click a word):")));
     side->addWidget(m_model);

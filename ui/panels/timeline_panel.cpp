@@ -267,7 +267,12 @@ void TimelinePanel::fillTable() {
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(r, c, new QTableWidgetItem(cells[c]));
     }
-    m_table->resizeColumnsToContents();
+    // The caption column takes what is left and wraps: the table never scrolls sideways.
+    auto* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_table->setWordWrap(true);
+    m_table->resizeRowsToContents();
     m_table->selectRow(position());
 }
 

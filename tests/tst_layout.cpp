@@ -1,0 +1,212 @@
+// Every panel at one screen size (the offscreen platform's screen, set per CTest run with a
+// configfile; CL_LAYOUT_MODE=presenter or normal): fails on any visible text that does not fit
+// its rectangle, sibling labels or buttons that overlap, plot labels that collide, a table that
+// must scroll sideways, a window larger than the screen, or presenter mode that lost full screen.
+#include "tests/gui_fixture.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/panels/scene_editor.h"
+#include "ui/widgets/attention_tile.h"
+#include "ui/widgets/heatmap_plot.h"
+
+#include <QAbstractButton>
+#include <QLabel>
+#include <QScreen>
+#include <QScrollBar>
+#include <QTableWidget>
+#include <QToolBar>
+
+using namespace cl;
+
+namespace {
+
+QString where(const QWidget* w) {
+    QStringList path;
+    for (const QWidget* p = w; p && !p->isWindow(); p = p->parentWidget())
+        path.prepend(QString::fromLatin1(p->metaObject()->className()).section("::", -1));
+    return path.mid(std::max(0, int(path.size()) - 4)).join('/');
+}
+
+QString plain(const QString& text) {
+    QString t = text;
+    return t.remove(QRegularExpression(QStringLiteral("<[^>]*>"))).left(40);
+}
+
+void checkLabel(const QLabel* l, QStringList& out) {
+    if (!l->isVisible() || l->text().isEmpty() || l->width() <= 0)
+        return;
+    const bool cut = l->wordWrap() ? l->heightForWidth(l->width()) > l->height() + 2
+                                   : l->sizeHint().width() > l->width() + 2 ||
+                                         l->minimumSizeHint().height() > l->height() + 2;
+    if (cut)
+        out << QStringLiteral("label cut: \"%1\" in %2 (%3x%4, needs %5x%6)")
+                   .arg(plain(l->text()), where(l))
+                   .arg(l->width())
+                   .arg(l->height())
+                   .arg(l->sizeHint().width())
+                   .arg(l->wordWrap() ? l->heightForWidth(l->width()) : l->sizeHint().height());
+}
+
+void checkButton(const QAbstractButton* b, QStringList& out) {
+    if (!b->isVisible() || b->text().isEmpty() || qobject_cast<const QToolBar*>(b->parent()))
+        return;
+    if (b->sizeHint().width() > b->width() + 2)
+        out << QStringLiteral("button cut: \"%1\" in %2 (%3 wide, needs %4)")
+                   .arg(plain(b->text()), where(b))
+                   .arg(b->width())
+                   .arg(b->sizeHint().width());
+}
+
+// Visible labels and buttons that are children of the same widget must not overlap.
+void checkSiblings(const QWidget* parent, QStringList& out) {
+    QList<const QWidget*> texts;
+    for (const QObject* o : parent->children()) {
+        const auto* w = qobject_cast<const QWidget*>(o);
+        if (w && w->isVisible() &&
+            (qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w)))
+            texts << w;
+    }
+    for (int i = 0; i < texts.size(); ++i)
+        for (int j = i + 1; j < texts.size(); ++j) {
+            const QRect both = texts[i]->geometry().intersected(texts[j]->geometry());
+            if (both.width() > 2 && both.height() > 2)
+                out << QStringLiteral("overlap in %1: %2 and %3")
+                           .arg(where(parent), where(texts[i]), where(texts[j]));
+        }
+}
+
+// Tick labels of a text ticker: neighbours' boxes must not overlap.
+void checkAxis(const QCPAxis* axis, const QString& what, QStringList& out) {
+    const auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker || !axis->tickLabels())
+        return;
+    const QFontMetrics fm(axis->tickLabelFont());
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const bool upright = std::abs(axis->tickLabelRotation()) < 1;
+    double lastEnd = -1e9;
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+        if (it.value().isEmpty())
+            continue;
+        const double centre = axis->coordToPixel(it.key());
+        const double extent =
+            horizontal && upright ? fm.horizontalAdvance(it.value()) : fm.height();
+        const double lo = std::min(centre - extent / 2, centre + extent / 2);
+        if (lo < lastEnd - 1) {
+            out << QStringLiteral("tick labels collide on %1 at \"%2\"").arg(what, it.value());
+            return;
+        }
+        lastEnd = lo + extent;
+    }
+}
+
+void checkPlot(QCustomPlot* plot, QStringList& out) {
+    if (!plot->isVisible())
+        return;
+    const QString name = where(plot);
+    if (plot->axisRect()) {
+        checkAxis(plot->xAxis, name + " x", out);
+        checkAxis(plot->yAxis, name + " y", out);
+    }
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+        if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i))) {
+            const QFontMetrics fm(title->font());
+            for (const QString& line : title->text().split('\n'))
+                if (fm.horizontalAdvance(line) > plot->width())
+                    out << QStringLiteral("plot title cut: \"%1\" in %2").arg(line, name);
+        }
+}
+
+QStringList problems(QWidget* root) {
+    QStringList out;
+    for (auto* l : root->findChildren<QLabel*>())
+        checkLabel(l, out);
+    for (auto* b : root->findChildren<QAbstractButton*>())
+        checkButton(b, out);
+    checkSiblings(root, out);
+    for (auto* w : root->findChildren<QWidget*>())
+        checkSiblings(w, out);
+    for (auto* p : root->findChildren<QCustomPlot*>())
+        checkPlot(p, out);
+    for (auto* t : root->findChildren<ui::AttentionTile*>())
+        if (t->isVisible() && !t->titleFits())
+            out << QStringLiteral("tile title cut: \"%1\" in %2").arg(t->title(), where(t));
+    for (auto* t : root->findChildren<QTableWidget*>())
+        if (t->isVisible() && t->horizontalScrollBar()->isVisible())
+            out << QStringLiteral("table cut (scrolls sideways): %1").arg(where(t));
+    out.removeDuplicates();
+    return out;
+}
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void cleanupTestCase() { m_f.stop(); }
+    void everyPanelFits_data();
+    void everyPanelFits();
+    void dialogsKeepFullScreen();
+
+  private:
+    bool m_presenter = false;
+    cltest::GuiFixture m_f;
+};
+
+void TestLayout::initTestCase() {
+    m_presenter = qEnvironmentVariable("CL_LAYOUT_MODE") == QLatin1String("presenter");
+    QVERIFY(m_f.start());
+    auto* w = m_f.window.get();
+    QVERIFY(m_f.openAndWait(m_f.saveScene(8))); // three objects: the longest captions
+    if (m_presenter)
+        w->setPresenterMode(true);
+    QSignalSpy compared(w, &ui::MainWindow::compared);
+    w->comparePanel()->setPaths(
+        {cltest::kModel, CL_SOURCE_DIR "/resources/models/no-position2d.pt"});
+    w->showPanel("compare");
+    QVERIFY(compared.wait(60000));
+    QVERIFY(w->openRunFolder(CL_SOURCE_DIR "/resources/models/default-run"));
+    QVERIFY(compared.wait(60000));
+}
+
+void TestLayout::everyPanelFits_data() {
+    QTest::addColumn<QString>("panel");
+    for (const char* p :
+         {"caption", "attention", "pe", "decode", "heads", "compare", "timeline", "scene"})
+        QTest::newRow(p) << QString(p);
+}
+
+void TestLayout::everyPanelFits() {
+    QFETCH(QString, panel);
+    auto* w = m_f.window.get();
+    w->showPanel(panel);
+    QTest::qWait(150); // queued replots, layouts
+    const QRect screen = w->screen()->availableGeometry();
+    QVERIFY2(screen.width() >= w->width() && screen.height() >= w->height(),
+             qPrintable(QStringLiteral("window %1x%2 on a %3x%4 screen")
+                            .arg(w->width())
+                            .arg(w->height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
+    if (m_presenter)
+        QVERIFY2(w->isFullScreen() && w->geometry() == w->screen()->geometry(),
+                 "presenter mode left full screen");
+    const QStringList found = problems(w);
+    QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));
+}
+
+void TestLayout::dialogsKeepFullScreen() {
+    if (!m_presenter)
+        QSKIP("presenter mode only");
+    auto* w = m_f.window.get();
+    w->showPanel("scene");
+    auto* editor = w->sceneEditor();
+    QSignalSpy view(w, &ui::MainWindow::viewUpdated);
+    editor->addObject();
+    QVERIFY(view.wait(30000));
+    QVERIFY(w->isFullScreen());
+    w->openImage(m_f.dir.filePath("missing.png")); // an error dialog (dialogs are off in tests)
+    QVERIFY(w->isFullScreen());
+}
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"
