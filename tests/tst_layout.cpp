@@ -108,10 +108,19 @@ void checkPlot(QCustomPlot* plot, QStringList& out) {
     }
     for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
         if (auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i))) {
-            const QFontMetrics fm(title->font());
-            for (const QString& line : title->text().split('\n'))
-                if (fm.horizontalAdvance(line) > plot->width())
-                    out << QStringLiteral("plot title cut: \"%1\" in %2").arg(line, name);
+            // The title is drawn in its own layout cell (not across the plot), wrapped there.
+            const QRect cell = title->outerRect();
+            const QRect needed = QFontMetrics(title->font())
+                                     .boundingRect(QRect(0, 0, cell.width(), 100000),
+                                                   title->textFlags(), title->text());
+            if (!title->text().isEmpty() &&
+                (needed.width() > cell.width() + 1 || needed.height() > cell.height() + 1))
+                out << QStringLiteral("plot title cut: \"%1\" in %2 (%3x%4, needs %5x%6)")
+                           .arg(plain(title->text()), name)
+                           .arg(cell.width())
+                           .arg(cell.height())
+                           .arg(needed.width())
+                           .arg(needed.height());
         }
 }
 

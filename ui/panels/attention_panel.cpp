@@ -3,6 +3,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
+#include "ui/widgets/flow_layout.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
 
@@ -36,7 +37,7 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     : QWidget(parent), m_selection(selection) {
     m_thumbGrid = new QGridLayout;
     m_crossGrid = new QGridLayout;
-    m_stripGrid = new QGridLayout;
+    m_stripGrid = new FlowLayout;
     m_large = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_large->setMinimumSize(380, 240);
     m_autoContrast = new QCheckBox(tr("Auto contrast (each map to its peak)"), this);
@@ -101,7 +102,7 @@ HeatmapPlot* AttentionPanel::thumbnail(int layer, int head) const {
     return i < m_thumbs.size() ? m_thumbs[i] : nullptr;
 }
 
-void AttentionPanel::clearGrid(QGridLayout* grid) {
+void AttentionPanel::clearGrid(QLayout* grid) {
     while (auto* item = grid->takeAt(0)) {
         delete item->widget();
         delete item;
@@ -114,12 +115,10 @@ void AttentionPanel::rebuild() {
     if (steps != m_builtSteps) { // word tiles are cheap; the head plots are kept
         clearGrid(m_stripGrid);
         m_stripTiles.clear();
-        const int perRow = std::max(4, (steps + 2) / 3);
         for (int t = 0; t < steps; ++t) {
             auto* tile = new AttentionTile;
-            tile->setMinimumSize(56, 70);
             connect(tile, &AttentionTile::clicked, this, [this, t] { m_selection->setStep(t); });
-            m_stripGrid->addWidget(tile, t / perRow, t % perRow);
+            m_stripGrid->addWidget(tile);
             m_stripTiles.push_back(tile);
         }
         m_builtSteps = steps;
@@ -204,12 +203,32 @@ void AttentionPanel::refresh() {
         }
     m_stripTitle->setText(
         tr("%1: every word").arg(headName(m_selection->layer(), m_selection->head())));
+    sizeStripTiles();
     for (int t = 0; t < steps; ++t) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
         m_stripTiles[t]->setContent(m_view.image, row, side, m_opacity->value(),
                                     colourRange(row, autoC), queries[t]);
         m_stripTiles[t]->setHighlighted(t == sel);
     }
+}
+
+// One size for every word's tile: wide enough for the longest word in the current font (larger
+// in presenter mode), square image above it.
+void AttentionPanel::sizeStripTiles() {
+    const QFontMetrics fm(font());
+    int widest = 56;
+    for (const QString& word : outputTokens(m_view.trace))
+        widest = std::max(widest, fm.horizontalAdvance(word) + 8);
+    for (auto* tile : m_stripTiles) {
+        tile->setProperty("cl_sizedByFont", true); // presenter mode changes the font, not this
+        tile->setFixedSize(widest, widest + fm.height() + 8);
+    }
+}
+
+void AttentionPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        sizeStripTiles();
 }
 
 QString AttentionPanel::selectedMatrixCsv() const {

@@ -10,8 +10,9 @@
 
 class QCheckBox;
 namespace cl::ui {
+class FlowLayout;
 class OpacitySlider;
-}
+} // namespace cl::ui
 class QGridLayout;
 class QLabel;
 class QStackedWidget;
@@ -39,13 +40,15 @@ class AttentionPanel final : public QWidget, public Panel {
   private:
     void rebuild();
     void refresh();
-    void clearGrid(QGridLayout* grid);
+    void clearGrid(QLayout* grid);
+    void sizeStripTiles(); // every word's title fits; the flow wraps them
+    void changeEvent(QEvent* event) override;
 
     Selection* m_selection;
     CaptionView m_view;
     QGridLayout* m_thumbGrid;
     QGridLayout* m_crossGrid;
-    QGridLayout* m_stripGrid;
+    FlowLayout* m_stripGrid;
     HeatmapPlot* m_large;
     QCheckBox* m_autoContrast;
     OpacitySlider* m_opacity; // this panel's own

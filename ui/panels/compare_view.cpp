@@ -185,7 +185,7 @@ void ComparePanel::fillAttention() {
         m_jsd->setMatrix(values, int(m_divergence.rows), int(m_divergence.cols),
                          headLabels(traceA()), headLabels(traceB()),
                          ColourRange{0.0, std::max(0.05, double(top))});
-        m_jsd->setTitle(tr("Head pairs: Jensen-Shannon divergence\n(click a cell to compare it)"));
+        m_jsd->setTitle(tr("JSD of head pairs\n(click a cell)")); // Jensen-Shannon, in bits
         m_jsd->setCellDescriber(
             [a, b, la = headLabels(traceA()), lb = headLabels(traceB())](int r, int c, float v) {
                 return QObject::tr("%1 %2 vs %3 %4: %5 bits")

@@ -143,7 +143,7 @@ void PePanel::redraw() {
     const auto pe = positionalTable(n, w);
     m_table->setMatrix(pe, n, w, {}, {}, {-1, 1});
     m_table->setTitle(
-        tr("PE[pos, 2i] = sin(pos·10000^(−2i/W))\nPE[pos, 2i+1] = cos(…), W = %1").arg(w));
+        tr("PE[pos, 2i] = sin(pos · 10000^(−2i/W))\nPE[pos, 2i+1] = cos(…), W = %1").arg(w));
     const bool cosine = m_metric->currentIndex() == 0;
     const auto sim = positionSimilarity(pe, n, w, cosine);
     m_similarity->setMatrix(sim, n, n, {}, {}, colourRange(sim, !cosine));

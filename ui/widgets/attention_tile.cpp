@@ -28,8 +28,21 @@ void AttentionTile::setContent(const QImage& image, const std::vector<float>& gr
     update();
 }
 
+// Titles take one line, or two when the tile is narrow (presenter mode, small screens).
+QRect AttentionTile::titleBounds() const {
+    return fontMetrics().boundingRect(QRect(0, 0, std::max(1, width() - 4), 100000),
+                                      Qt::AlignHCenter | Qt::TextWordWrap, m_title);
+}
+
+int AttentionTile::titleHeight() const {
+    if (m_title.isEmpty())
+        return 0;
+    return std::min(titleBounds().height(), 2 * fontMetrics().lineSpacing()) + 4;
+}
+
 bool AttentionTile::titleFits() const {
-    return fontMetrics().horizontalAdvance(m_title) <= width() - 4;
+    const QRect need = titleBounds();
+    return need.width() <= width() - 4 && need.height() <= 2 * fontMetrics().lineSpacing();
 }
 
 void AttentionTile::setHighlighted(bool on) {
@@ -43,7 +56,7 @@ void AttentionTile::setTitleFont(const QFont& font) {
 }
 
 QRect AttentionTile::imageRect() const {
-    const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
+    const int textH = titleHeight();
     const QRect area = rect().adjusted(2, 2, -2, -2 - textH);
     if (m_composed.isNull())
         return {};
@@ -53,7 +66,7 @@ QRect AttentionTile::imageRect() const {
 
 void AttentionTile::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    const int textH = m_title.isEmpty() ? 0 : fontMetrics().height() + 4;
+    const int textH = titleHeight();
     if (!m_composed.isNull()) {
         const QRect target = imageRect();
         p.setRenderHint(QPainter::SmoothPixmapTransform, true);
@@ -64,9 +77,9 @@ void AttentionTile::paintEvent(QPaintEvent*) {
         }
         if (textH) {
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QRect(target.x(), target.bottom() + 2, target.width(), textH),
-                       Qt::AlignHCenter | Qt::AlignTop,
-                       fontMetrics().elidedText(m_title, Qt::ElideRight, target.width()));
+            // The title may use the tile's whole width, not only the image's.
+            p.drawText(QRect(2, target.bottom() + 2, width() - 4, textH),
+                       Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_title);
         }
     }
 }

@@ -32,6 +32,8 @@ class AttentionTile final : public QWidget {
 
   private:
     QRect imageRect() const;
+    QRect titleBounds() const;
+    int titleHeight() const;
     QImage m_composed;
     QImage m_scaled; // the source at display size (cached by the source's cacheKey)
     qint64 m_sourceKey = 0;

@@ -26,8 +26,8 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
         auto* margins = new QCPMarginGroup(this);
         axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
         m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-        xAxis->setLabel(QStringLiteral("key (input token)"));
-        yAxis->setLabel(QStringLiteral("query (token it produced)"));
+        xAxis->setLabel(QStringLiteral("key word"));
+        yAxis->setLabel(QStringLiteral("query word"));
     } else {
         for (auto* axis : {xAxis, yAxis}) {
             axis->setTicks(false);
@@ -95,12 +95,13 @@ QStringList HeatmapPlot::shownLabels(const QCPAxis* axis) const {
 
 void HeatmapPlot::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
+    fitTitle();
     fitTickLabels();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString HeatmapPlot::title() const {
-    return m_title->text();
+    return m_fullTitle;
 }
 
 QRect HeatmapPlot::highlightedCells() const {
@@ -155,8 +156,33 @@ void HeatmapPlot::setAxisLabels(const QString& x, const QString& y) {
 }
 
 void HeatmapPlot::setTitle(const QString& title) {
-    m_title->setText(title);
+    m_fullTitle = title;
+    fitTitle();
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The title sits in the axis rect's column: a line too wide for it breaks at spaces (the
+// element's own word wrap would not grow its height).
+void HeatmapPlot::fitTitle() {
+    updateLayout();
+    const int room = std::max(
+        40, m_title->outerRect().width() > 0 ? m_title->outerRect().width() - 4 : width() - 4);
+    const QFontMetrics fm(m_title->font());
+    QStringList lines;
+    for (const QString& given : m_fullTitle.split('\n')) {
+        QString line;
+        for (const QString& word : given.split(' ')) {
+            const QString longer = line.isEmpty() ? word : line + ' ' + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    m_title->setText(lines.join('\n'));
 }
 
 void HeatmapPlot::setScaleLabel(const QString& label) {

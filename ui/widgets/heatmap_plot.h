@@ -56,9 +56,11 @@ class HeatmapPlot final : public QCustomPlot {
   private:
     void setLabels(QCPAxis* axis, const QStringList& labels);
     void fitTickLabels(); // rotate or thin out labels that would overlap at this size
+    void fitTitle();      // break the title into lines that fit its cell
     QCPColorMap* m_map;
     QCPColorScale* m_scale = nullptr;
     QCPTextElement* m_title = nullptr;
+    QString m_fullTitle;
     QCPItemRect* m_rowMarker = nullptr;
     QCPItemRect* m_pointerMarker = nullptr;
     bool m_pointerHighlight = false;

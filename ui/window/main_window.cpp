@@ -173,8 +173,7 @@ void MainWindow::showNewView(bool keepSelection) {
     m_panels.refresh(currentPanel(), view());
     m_compareStale = m_timelineStale = true;
     refreshStalePanels();
-    showAblation();
-    statusBar()->showMessage(tr("“%1”").arg(QString::fromStdString(trace.text())), 8000);
+    showAblation(); // the caption itself is in the title and on every panel, not the status bar
     emit viewUpdated();
 }
 

@@ -51,6 +51,9 @@ void scalePlot(QCustomPlot* plot, double factor) {
             pen.setWidthF(2.0 * factor);
             rect->setPen(pen);
         }
+    // Plots fit their titles and tick labels to their size on resize: tell them to refit.
+    QResizeEvent refit(plot->size(), plot->size());
+    QCoreApplication::sendEvent(plot, &refit);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -62,7 +65,8 @@ void scalePlot(QCustomPlot* plot, double factor) {
 void scaleWidget(QWidget* w, double factor) {
     if (w->testAttribute(Qt::WA_SetFont) && !w->property("cl_followsParent").toBool())
         w->setFont(scaled(w->font(), baseSize(w, w->font()), factor));
-    if (w->minimumHeight() > 0 && w->minimumHeight() == w->maximumHeight()) {
+    if (w->minimumHeight() > 0 && w->minimumHeight() == w->maximumHeight() &&
+        !w->property("cl_sizedByFont").toBool()) {
         QVariant base = w->property("cl_baseFixedHeight");
         if (!base.isValid()) {
             base = w->minimumHeight();
