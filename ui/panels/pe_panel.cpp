@@ -31,6 +31,9 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     m_ablate = new QPushButton(tr("Caption without positional encoding"), this);
     m_ablation = new QLabel(this);
     m_ablation->setWordWrap(true);
+    m_formula = new QLabel(this); // a label wraps where a plot title would be cut
+    m_formula->setWordWrap(true);
+    m_formula->setTextFormat(Qt::RichText);
     m_table = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_table->xAxis->setLabel(tr("dimension"));
     m_table->yAxis->setLabel(tr("position"));
@@ -77,6 +80,7 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QGridLayout(this);
     layout->addLayout(controls, 0, 0, 1, 3);
     layout->addWidget(m_ablation, 1, 0, 1, 3);
+    layout->addWidget(m_formula, 4, 0, 1, 3);
     layout->addWidget(m_table, 2, 0);
     layout->addWidget(m_similarity, 2, 1, 1, 2);
     layout->addWidget(m_lines, 3, 0, 1, 2);
@@ -142,13 +146,14 @@ void PePanel::redraw() {
     const int n = m_positions->value(), w = m_width->value() - m_width->value() % 2;
     const auto pe = positionalTable(n, w);
     m_table->setMatrix(pe, n, w, {}, {}, {-1, 1});
-    m_table->setTitle(
-        tr("PE[pos, 2i] = sin(pos · 10000^(−2i/W))\nPE[pos, 2i+1] = cos(…), W = %1").arg(w));
+    m_table->setTitle(tr("The table, W = %1").arg(w));
+    m_formula->setText(tr("<b>PE</b>[pos, 2i] = sin(pos · 10000<sup>−2i/W</sup>), "
+                          "<b>PE</b>[pos, 2i+1] = cos(pos · 10000<sup>−2i/W</sup>), W = %1")
+                           .arg(w));
     const bool cosine = m_metric->currentIndex() == 0;
     const auto sim = positionSimilarity(pe, n, w, cosine);
     m_similarity->setMatrix(sim, n, n, {}, {}, colourRange(sim, !cosine));
-    m_similarity->setTitle(cosine ? tr("Cosine similarity between positions")
-                                  : tr("Dot product between positions"));
+    m_similarity->setTitle(cosine ? tr("Cosine similarity") : tr("Dot product"));
     m_lines->clearGraphs();
     const auto dims = chosenDims();
     for (size_t k = 0; k < dims.size(); ++k) {

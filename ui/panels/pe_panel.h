@@ -53,6 +53,7 @@ class PePanel final : public QWidget, public Panel {
     HeatmapPlot* m_similarity;
     QCustomPlot* m_lines;
     AttentionTile* m_grid;
+    QLabel* m_formula;
     OpacitySlider* m_opacity;
     int m_cell = 0;
 };

@@ -158,6 +158,7 @@ void HeatmapPlot::setAxisLabels(const QString& x, const QString& y) {
 void HeatmapPlot::setTitle(const QString& title) {
     m_fullTitle = title;
     fitTitle();
+    fitTickLabels(); // a title of another height leaves the cells another height
     replot(QCustomPlot::rpQueuedReplot);
 }
 
