@@ -1,4 +1,5 @@
 #include "ui/panels/caption_panel.h"
+#include "ui/widgets/text_colour.h"
 
 #include "ui/math/attention_math.h"
 #include "ui/panels/selection.h"
@@ -34,10 +35,10 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_modelLine->setWordWrap(true);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
-    m_note->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    setTextColour(m_note, QColor(0x8a, 0x4b, 0x00));
     m_ablation = new QLabel(this);
     m_ablation->setWordWrap(true);
-    m_ablation->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
+    setTextColour(m_ablation, QColor(0xb3, 0x59, 0x00), true);
     m_ablation->setVisible(false);
     m_layer = new QComboBox(this);
     m_head = new QComboBox(this);

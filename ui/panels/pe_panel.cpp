@@ -85,6 +85,9 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_similarity, 2, 1, 1, 2);
     layout->addWidget(m_lines, 3, 0, 1, 2);
     layout->addWidget(gridBox, 3, 2);
+    layout->setColumnStretch(0, 3); // the table half the width, like the similarity
+    layout->setColumnStretch(1, 1);
+    layout->setColumnStretch(2, 2);
     layout->setRowStretch(2, 3);
     layout->setRowStretch(3, 2);
     setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)

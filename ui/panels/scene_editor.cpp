@@ -1,4 +1,5 @@
 #include "ui/panels/scene_editor.h"
+#include "ui/widgets/text_colour.h"
 
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
@@ -59,7 +60,7 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     m_opacity = new OpacitySlider(this);
     m_showing = new QLabel(this);
     m_showing->setWordWrap(true);
-    m_showing->setStyleSheet(QStringLiteral("color: #3b4cca;"));
+    setTextColour(m_showing, QColor(0x3b, 0x4c, 0xca));
     m_switch = new QPushButton(this);
     m_switch->setVisible(false);
 

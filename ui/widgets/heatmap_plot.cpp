@@ -62,15 +62,29 @@ void applyLabels(QCPAxis* axis, const QStringList& labels, int every) {
 }
 } // namespace
 
+// A colour scale gets as many ticks as its height holds.
+static void fitScaleTicks(QCPColorScale* scale) {
+    const int line = QFontMetrics(scale->axis()->tickLabelFont()).height();
+    scale->axis()->ticker()->setTickCount(std::clamp(scale->rect().height() / (2 * line), 2, 5));
+}
+
 // Labels are sized to the cells: horizontal when they fit, vertical when they do not, and every
 // k-th one when even a vertical line of text is taller than a cell is wide.
 void HeatmapPlot::fitTickLabels() {
     if (m_style != Style::Full)
         return;
+    if (m_scale) {
+        updateLayout();
+        fitScaleTicks(m_scale);
+    }
     const QStringList cols = xAxis->property("cl_labels").toStringList();
     const QStringList rows = yAxis->property("cl_labels").toStringList();
-    if (cols.isEmpty() || rows.isEmpty())
+    if (cols.isEmpty() || rows.isEmpty()) { // numbers: as many ticks as fit side by side
+        updateLayout();
+        const int room = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance("0000") + 16;
+        xAxis->ticker()->setTickCount(std::clamp(axisRect()->width() / room, 2, 8));
         return;
+    }
     const QFontMetrics fx(xAxis->tickLabelFont()), fy(yAxis->tickLabelFont());
     updateLayout(); // the axis rect as the current labels leave it
     const double cellW = std::max(1, axisRect()->width()) / double(std::max(1, m_cols));

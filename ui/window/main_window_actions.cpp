@@ -1,4 +1,5 @@
 // Menus, toolbar, status bar, drag and drop, recent files and exports of the main window.
+#include "ui/widgets/text_colour.h"
 #include "ui/window/main_window.h"
 
 #include "ui/panels/attention_panel.h"
@@ -204,7 +205,7 @@ void MainWindow::buildStatusBar() {
     });
     m_ablationBadge = new QLabel(this);
     m_ablationBadge->setObjectName(QStringLiteral("ablation"));
-    m_ablationBadge->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
+    setTextColour(m_ablationBadge, QColor(0xb3, 0x59, 0x00), true);
     m_ablationBadge->setToolTip(tr("Heads are switched off (Head ablation tab): every caption "
                                    "and map is the ablated model's"));
     m_ablationBadge->setVisible(false);
