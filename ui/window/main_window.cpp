@@ -39,10 +39,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Ses
     buildActions();
     buildStatusBar();
     connectSession();
-    // 1280 x 800 where the screen has room, else the screen's free area: never off-screen.
+    // 1280 x 800 where the screen has room, else the screen's free area less room for the
+    // window manager's frame (not known before the window is shown): never off-screen.
     const QRect free = screen()->availableGeometry();
-    resize(QSize(1280, 800).boundedTo(free.size() * 0.96));
-    move(free.center() - rect().center());
+    const int frame = 40;
+    resize(QSize(1280, 800).boundedTo(free.size() - QSize(frame, 2 * frame)));
+    move(free.x() + (free.width() - width()) / 2, // the frame's corner
+         free.y() + (free.height() - height() - frame) / 2);
 }
 
 // A tab page: the panel in a scroll area. No panel's content can then grow the window (on a
