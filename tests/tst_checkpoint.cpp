@@ -57,6 +57,7 @@ class TestCheckpoint : public QObject {
   private slots:
     void init() { QVERIFY(m_dir.isValid()); }
     void roundTripInCpp();
+    void deeplyNestedEvalIsRefused();
     void importBothLayouts_data();
     void importBothLayouts();
     void roundTripThroughPython();
@@ -85,6 +86,23 @@ void TestCheckpoint::roundTripInCpp() {
         QCOMPARE(back.stateDict[i].first, ck.stateDict[i].first);
         QVERIFY(torch::equal(back.stateDict[i].second, ck.stateDict[i].second));
     }
+}
+
+// Issue 15: `info --json` parsed a checkpoint's stored eval JSON recursively; 100,000 levels of
+// nesting crashed it. Now one readable line, exit 1.
+void TestCheckpoint::deeplyNestedEvalIsRefused() {
+    auto ck = imported("2021");
+    ck.meta.evalJson = std::string(100000, '[') + std::string(100000, ']');
+    writeCheckpoint(path("deep.pt"), ck);
+    QProcess cli;
+    cli.start(CL_CLI, {"info", "--json", QString::fromStdString(path("deep.pt"))});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit); // no crash
+    QCOMPARE(cli.exitCode(), 1);
+    const QString err = cli.readAllStandardError().trimmed();
+    QVERIFY2(err.startsWith("captionlens-cli: error:") && err.contains("nests 100000 levels") &&
+                 !err.contains('\n'),
+             qPrintable(err));
 }
 
 void TestCheckpoint::importBothLayouts_data() {

@@ -172,6 +172,15 @@ void TestCli::errors_data() {
     QTest::newRow("unknown word") << QStringList{"caption", "--checkpoint",   "CK",   "--features",
                                                  "NPY",     "--force-prefix", "zebra"}
                                   << "'zebra' is not in the vocabulary";
+    // Issue 15: a zero divided by zero, a NaN learning rate wrote NaN weights, a million
+    // threads were started.
+    QTest::newRow("save every 0") << QStringList{"train", "--steps",      "2", "--save-every", "0",
+                                                 "-o",    "/tmp/never.pt"}
+                                  << "--save-every";
+    QTest::newRow("nan learning rate")
+        << QStringList{"train", "--steps", "2", "--lr", "nan", "-o", "/tmp/never.pt"} << "--lr";
+    QTest::newRow("a million threads")
+        << QStringList{"--threads", "1000000", "info", "CK"} << "--threads";
 }
 
 void TestCli::errors() {

@@ -196,6 +196,25 @@ void TestEditor::badLessonsChangeNothing_data() {
                                   << "not a readable PNG";
     QTest::newRow("nothing to show")
         << QByteArray(R"({"format": "captionlens-lesson", "version": 1})") << "no image";
+    // Hostile lessons (issue 15): a negative index crashed the Compare panel, a string where a
+    // number belongs became 0, a compare list of hundreds took gigabytes.
+    const QByteArray scene = R"("input": {"kind": "scene", "scene": {"side": 128, "background":
+        {"from": [1,2,3], "to": [1,2,3], "direction": 0, "noise": 0, "noise_seed": "1"},
+        "objects": []}})";
+    QTest::newRow("negative compare index")
+        << QByteArray(R"({"format": "captionlens-lesson", "version": 1, "compare": {"a": -1}, )" +
+                      scene + "}")
+        << "compare.a";
+    QTest::newRow("string for a number")
+        << QByteArray(R"({"format": "captionlens-lesson", "version": 1,
+                         "selection": {"step": "three"}, )" +
+                      scene + "}")
+        << "selection.step";
+    QByteArray many = R"({"format": "captionlens-lesson", "version": 1, "compare": {"paths": [)";
+    for (int i = 0; i < 300; ++i)
+        many += QByteArray(i ? "," : "") + "\"model.pt\"";
+    QTest::newRow("300 compared") << many + "]}, " + scene + "}"
+                                  << "compares 300 checkpoints";
 }
 
 void TestEditor::badLessonsChangeNothing() {

@@ -16,6 +16,18 @@ using namespace cl;
 
 namespace {
 
+// A version-1 .npy with this header dict (padded as numpy pads it) and data.
+std::string npyWithHeader(std::string header, const std::string& data) {
+    while ((10 + header.size() + 1) % 64)
+        header += ' ';
+    header += '\n';
+    std::string out = "\x93NUMPY\x01";
+    out += '\0';
+    out += static_cast<char>(header.size() & 0xff);
+    out += static_cast<char>(header.size() >> 8);
+    return out + header + data;
+}
+
 std::string npy(const std::string& descr, const std::string& shape, const std::string& data,
                 bool fortran = false) {
     std::string header = "{'descr': '" + descr +
@@ -89,6 +101,8 @@ class TestInputs : public QObject {
     void npyReads();
     void npyErrors_data();
     void npyErrors();
+    void npyHeaderOfSpacesIsRead();
+    void deeplyNestedVocabularyIsRefused();
     void vocabReads();
     void vocabErrors_data();
     void vocabErrors();
@@ -129,6 +143,33 @@ void TestInputs::npyErrors_data() {
                                 << "truncated";
     QTest::newRow("truncated header")
         << QByteArray("\x93NUMPY\x01\0\xff\x00{'descr'", 18) << "header is truncated";
+    // 'shape' inside another key's string is not the shape (numpy reads the dict, so do we).
+    QTest::newRow("shape inside a string")
+        << QByteArray::fromStdString(npyWithHeader(
+               R"npy({"descr": "'shape': (2,)", 'fortran_order': False, 'shape': (1,), })npy",
+               floats({1})))
+        << "dtype ''shape': (2,)' is not supported";
+}
+
+// Issue 15: a header with a long run of spaces overflowed the stack of the regex parser.
+void TestInputs::npyHeaderOfSpacesIsRead() {
+    const auto m = parseNpy(npyWithHeader("{'descr': '<f4', " + std::string(40000, ' ') +
+                                              "'fortran_order': False, 'shape': (2,), }",
+                                          floats({1.5f, 2.5f})));
+    QCOMPARE(m.rows, int64_t(1));
+    QCOMPARE(m.data, (std::vector<float>{1.5f, 2.5f}));
+}
+
+// Issue 15: deeply nested JSON recursed the parser to a crash; refused before parsing.
+void TestInputs::deeplyNestedVocabularyIsRefused() {
+    const std::string deep =
+        "{\"idx_to_word\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    try {
+        parseVocabJson(deep);
+        QFAIL("a 100,000-deep vocabulary was accepted");
+    } catch (const std::exception& e) {
+        QVERIFY2(QString(e.what()).contains("nests 100001 levels"), e.what());
+    }
 }
 
 void TestInputs::npyErrors() {

@@ -7,8 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <thread>
 
 int main(int argc, char** argv) {
     QCoreApplication qapp(argc, argv); // QImageReader plugins need an application object
@@ -17,7 +19,10 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "captionlens-cli " CL_VERSION);
     int threads = 0;
-    app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)");
+    // 0 = all cores; more than four threads a core only slows everything down.
+    const int maxThreads = 4 * int(std::max(1u, std::thread::hardware_concurrency()));
+    app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)")
+        ->check(CLI::Range(0, maxThreads));
     app.parse_complete_callback([&] { cl::setThreadCount(threads); });
     cl::cli::addCaptionCommand(app);
     cl::cli::addInfoCommand(app);
@@ -29,7 +34,11 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        if (e.get_exit_code() == 0) // --help, --version
+            return app.exit(e);
+        // Like every other failure: one line, so scripts and people read it the same way.
+        std::fprintf(stderr, "captionlens-cli: error: %s (see --help)\n", e.what());
+        return e.get_exit_code();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "captionlens-cli: error: %s\n", cl::errorLine(e).c_str());
         return 1;

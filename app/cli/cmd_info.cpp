@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/common/json_limits.h"
 #include "model/api/captioner.h"
 
 #include <CLI/CLI.hpp>
@@ -35,8 +36,10 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
                                   {"grid", c.encoder.grid},
                                   {"channels", c.encoder.channels},
                                   {"position2d", c.encoder.position2d}};
-    if (!info.meta.evalJson.empty())
+    if (!info.meta.evalJson.empty()) {
+        checkJsonDepth(info.meta.evalJson, 32, "the checkpoint's stored eval figures");
         j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
+    }
     return j;
 }
 

@@ -3,6 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -44,8 +47,17 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--ffn", o.ffn, "Feed-forward width")->capture_default_str();
     cmd->add_option("--seed", o.seed, "Random seed (weights and training scenes)")
         ->capture_default_str();
-    cmd->add_option("--lr", o.lr, "Peak learning rate")->capture_default_str();
+    cmd->add_option("--lr", o.lr, "Peak learning rate")
+        ->check(
+            [](const std::string& text) {
+                const double v = std::strtod(text.c_str(), nullptr);
+                return std::isfinite(v) && v > 0 ? std::string()
+                                                 : "must be a finite number above 0, not " + text;
+            },
+            "POSITIVE") // NaN and 0 used to train and write NaN weights
+        ->capture_default_str();
     cmd->add_option("--save-every", o.saveEvery, "Write the checkpoint every N steps")
+        ->check(CLI::PositiveNumber) // 0 divided by zero
         ->capture_default_str();
     cmd->add_option("--snapshots", snapshots,
                     "Comma-separated steps at which to keep OUT-stepN.pt");

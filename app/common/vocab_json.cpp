@@ -1,5 +1,7 @@
 #include "app/common/vocab_json.h"
 
+#include "app/common/json_limits.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -17,6 +19,7 @@ constexpr long kMaxVocabBytes = 64L << 20;
 } // namespace
 
 std::vector<std::string> parseVocabJson(const std::string& text) {
+    checkJsonDepth(text, 8, "the vocabulary JSON"); // {"idx_to_word": [...], ...} is 2 deep
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);

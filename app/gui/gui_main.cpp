@@ -12,7 +12,9 @@
 #include <QFileInfo>
 #include <QIcon>
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 
 namespace {
 
@@ -91,7 +93,15 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     o.describe(parser);
     parser.process(app);
-    cl::setThreadCount(parser.value(o.threads).toInt());
+    bool counted = false;
+    const int threads = parser.value(o.threads).toInt(&counted);
+    const int maxThreads = 4 * int(std::max(1u, std::thread::hardware_concurrency()));
+    if (!counted || threads < 0 || threads > maxThreads) {
+        std::fprintf(stderr, "captionlens: error: --threads must be 0 (all cores) to %d\n",
+                     maxThreads);
+        return 1;
+    }
+    cl::setThreadCount(threads);
 
     const QString resources = findResourceDir();
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("captionlens"),

@@ -1,8 +1,8 @@
 #include "model/api/npy.h"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -20,27 +20,111 @@ struct Header {
     std::vector<int64_t> shape;
 };
 
-Header parseHeader(const std::string& text) {
-    Header h;
-    std::smatch m;
-    if (!std::regex_search(text, m, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-        fail("npy header has no 'descr'");
-    h.descr = m[1];
-    if (!std::regex_search(text, m, std::regex(R"('fortran_order'\s*:\s*(True|False))")))
-        fail("npy header has no 'fortran_order'");
-    h.fortran = m[1] == "True";
-    if (!std::regex_search(text, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-        fail("npy header has no 'shape'");
-    std::stringstream dims(m[1].str());
-    for (std::string part; std::getline(dims, part, ',');) {
-        part = std::regex_replace(part, std::regex(R"(\s+)"), "");
-        if (part.empty())
-            continue;
-        if (part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
-            fail("npy shape entry '" + part + "' is not a dimension");
-        h.shape.push_back(std::stoll(part));
+// The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 10),
+// }. Read by one linear scan (a regex recursed once per character and overflowed the stack on a
+// long run of spaces, and found 'shape' inside another key's string).
+class HeaderScanner {
+  public:
+    explicit HeaderScanner(const std::string& text) : m_text(text) {}
+
+    Header parse() {
+        Header h;
+        bool descr = false, fortran = false, shape = false;
+        expect('{');
+        while (true) {
+            skipSpace();
+            if (peek() == '}')
+                break;
+            const std::string key = quoted();
+            skipSpace();
+            expect(':');
+            skipSpace();
+            if (key == "descr") {
+                h.descr = quoted();
+                descr = true;
+            } else if (key == "fortran_order") {
+                h.fortran = boolean();
+                fortran = true;
+            } else if (key == "shape") {
+                h.shape = dimensions();
+                shape = true;
+            } else {
+                fail("npy header has an unknown key '" + key + "'");
+            }
+            skipSpace();
+            if (peek() == ',')
+                ++m_at;
+        }
+        if (!descr)
+            fail("npy header has no 'descr'");
+        if (!fortran)
+            fail("npy header has no 'fortran_order'");
+        if (!shape)
+            fail("npy header has no 'shape'");
+        return h;
     }
-    return h;
+
+  private:
+    char peek() const { return m_at < m_text.size() ? m_text[m_at] : '\0'; }
+    void skipSpace() {
+        while (m_at < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_at])))
+            ++m_at;
+    }
+    void expect(char c) {
+        skipSpace();
+        if (peek() != c)
+            fail(std::string("npy header is not a dict (expected '") + c + "')");
+        ++m_at;
+    }
+    std::string quoted() {
+        const char q = peek();
+        if (q != '\'' && q != '"')
+            fail("npy header: expected a quoted string");
+        const size_t end = m_text.find(q, m_at + 1);
+        if (end == std::string::npos)
+            fail("npy header: a string is not closed");
+        std::string out = m_text.substr(m_at + 1, end - m_at - 1);
+        m_at = end + 1;
+        return out;
+    }
+    bool boolean() {
+        for (const char* word : {"True", "False"})
+            if (m_text.compare(m_at, std::strlen(word), word) == 0) {
+                m_at += std::strlen(word);
+                return word[0] == 'T';
+            }
+        fail("npy header: 'fortran_order' is not True or False");
+    }
+    std::vector<int64_t> dimensions() {
+        std::vector<int64_t> dims;
+        expect('(');
+        while (true) {
+            skipSpace();
+            if (peek() == ')') {
+                ++m_at;
+                return dims;
+            }
+            const size_t start = m_at;
+            while (std::isdigit(static_cast<unsigned char>(peek())))
+                ++m_at;
+            const std::string digits = m_text.substr(start, m_at - start);
+            if (digits.empty() || digits.size() > 12)
+                fail("npy shape entry is not a dimension");
+            dims.push_back(std::stoll(digits));
+            skipSpace();
+            if (peek() == ',')
+                ++m_at;
+            else if (peek() != ')')
+                fail("npy shape is not a tuple of dimensions");
+        }
+    }
+
+    const std::string& m_text;
+    size_t m_at = 0;
+};
+
+Header parseHeader(const std::string& text) {
+    return HeaderScanner(text).parse();
 }
 
 } // namespace

@@ -214,6 +214,8 @@ void ComparePanel::setResult(const CompareResult& result) {
 }
 
 void ComparePanel::setPair(int a, int b) {
+    if (a < 0 || b < 0)
+        return; // not a pair of models (lessons are checked; this guards every other caller)
     m_a = a;
     m_b = b;
     refresh();

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -18,6 +19,8 @@ namespace {
 
 constexpr qint64 kMaxLessonBytes = 32 << 20; // an embedded 1024 px PNG is a few MB at most
 constexpr int kMaxImageSide = 1024;
+constexpr int kMaxCompared = 16; // checkpoints one lesson may compare
+constexpr int kMaxIndex = 4096;  // words, heads, snapshots: far beyond any real model
 const char* kFormat = "captionlens-lesson";
 
 [[noreturn]] void fail(const QString& why) {
@@ -68,6 +71,21 @@ QJsonObject sceneJson(const SceneSpec& s) {
                                        {"noise", b.noise},
                                        {"noise_seed", QString::number(b.noiseSeed)}}},
             {"objects", objects}};
+}
+
+// An integer field in lo..hi: absent gives `fallback`; another type or an out-of-range value is
+// an error naming the field (a string where a number belongs used to become 0 silently).
+int index(const QJsonObject& o, const char* key, int fallback, int lo, int hi, const char* name) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return fallback;
+    const double x = v.toDouble(NAN);
+    if (!v.isDouble() || x != std::floor(x) || x < lo || x > hi)
+        fail(QObject::tr("lesson field '%1' must be a whole number in %2..%3")
+                 .arg(name)
+                 .arg(lo)
+                 .arg(hi));
+    return int(x);
 }
 
 double number(const QJsonObject& o, const char* key, double lo, double hi) {
@@ -248,25 +266,38 @@ Lesson readLesson(const QString& path, const QString& resources) {
     readInput(l, root.value("input").toObject(), dir);
     l.checkpoint = resolve(dir, root.value("checkpoint").toString());
     const QJsonObject cmp = root.value("compare").toObject();
-    for (const auto& v : cmp.value("paths").toArray())
-        l.compare << resolve(dir, v.toString());
-    l.compareA = cmp.value("a").toInt();
-    l.compareB = cmp.value("b").toInt(1);
-    l.compareHeadA = cmp.value("head_a").toInt();
-    l.compareHeadB = cmp.value("head_b").toInt();
-    l.compareStep = cmp.value("step").toInt();
+    const QJsonArray paths = cmp.value("paths").toArray();
+    if (paths.size() > kMaxCompared)
+        fail(QObject::tr("the lesson compares %1 checkpoints; at most %2")
+                 .arg(paths.size())
+                 .arg(kMaxCompared));
+    for (const auto& v : paths)
+        if (!l.compare.contains(resolve(dir, v.toString()))) // once each
+            l.compare << resolve(dir, v.toString());
+    // Indices are checked whole before anything changes: a negative index used to reach a
+    // std::vector unchecked in the Compare panel.
+    l.compareA = index(cmp, "a", 0, 0, kMaxCompared - 1, "compare.a");
+    l.compareB = index(cmp, "b", 1, 0, kMaxCompared - 1, "compare.b");
+    l.compareHeadA = index(cmp, "head_a", 0, 0, kMaxIndex, "compare.head_a");
+    l.compareHeadB = index(cmp, "head_b", 0, 0, kMaxIndex, "compare.head_b");
+    l.compareStep = index(cmp, "step", 0, 0, kMaxIndex, "compare.step");
     l.compareSelf = cmp.value("attention").toString() == "self";
     const QJsonObject tl = root.value("timeline").toObject();
     l.timelineFolder = resolve(dir, tl.value("folder").toString());
-    l.timelinePosition = tl.value("position").toInt();
+    l.timelinePosition = index(tl, "position", 0, 0, kMaxIndex, "timeline.position");
     l.panel = root.value("panel").toString("caption");
     const QJsonObject sel = root.value("selection").toObject();
-    l.step = sel.value("step").toInt();
-    l.layer = sel.value("layer").toInt();
-    l.head = sel.value("head").toInt(-1);
+    l.step = index(sel, "step", 0, 0, kMaxIndex, "selection.step");
+    l.layer = index(sel, "layer", 0, 0, kMaxIndex, "selection.layer");
+    l.head = index(sel, "head", -1, -1, kMaxIndex, "selection.head");
     l.opacity = sel.value("opacity").toDouble(0.75);
     l.autoContrast = sel.value("auto_contrast").toBool(true);
-    for (const auto& v : root.value("heads_off").toArray())
+    const QJsonArray heads = root.value("heads_off").toArray();
+    if (heads.size() > kMaxIndex)
+        fail(QObject::tr("the lesson switches %1 heads; at most %2")
+                 .arg(heads.size())
+                 .arg(kMaxIndex));
+    for (const auto& v : heads)
         l.headsOff.push_back(v.toInt() ? 1 : 0);
     return l;
 }
