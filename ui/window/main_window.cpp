@@ -171,9 +171,12 @@ void MainWindow::showNewView(bool keepSelection) {
         }
     }
     m_panels.markStale();
-    if (currentPanel() == QLatin1String("scene"))
-        syncSceneEditor();
-    m_panels.refresh(currentPanel(), view());
+    const bool editor = currentPanel() == QLatin1String("scene");
+    if (editor)
+        adoptLoadedScene();
+    m_panels.refresh(currentPanel(), view()); // one setView per caption, also while dragging
+    if (editor)
+        showEditorBanner();
     m_compareStale = m_timelineStale = true;
     refreshStalePanels();
     showAblation(); // the caption itself is in the title and on every panel, not the status bar
@@ -194,11 +197,19 @@ void MainWindow::showAblation() {
 // The scene editor starts from the scene on screen when it is a shapes scene, and says what the
 // other panels show when it is not (they switch to its scene only after an edit).
 void MainWindow::syncSceneEditor() {
+    adoptLoadedScene();
+    if (view().valid())
+        m_sceneEditor->setView(view());
+    showEditorBanner();
+}
+
+void MainWindow::adoptLoadedScene() {
     const CaptionInput& shown = m_session->shown();
     if (shown.scene && !shown.fromEditor && view().valid())
         m_sceneEditor->showScene(*shown.scene);
-    if (view().valid())
-        m_sceneEditor->setView(view());
+}
+
+void MainWindow::showEditorBanner() {
     m_sceneEditor->setShowing(view().imageName, m_sceneEditor->showsCurrentScene(),
                               m_session->viewFromEditor() ? m_session->beforeEditor().name
                                                           : QString());

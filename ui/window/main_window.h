@@ -96,7 +96,9 @@ class MainWindow final : public QMainWindow {
     void buildPanels();
     void addPanel(const QString& key, QWidget* panel, const QString& title);
     void showAblation();
-    void syncSceneEditor();
+    void syncSceneEditor(); // the editor tab shown: take up the scene, show its caption, banner
+    void adoptLoadedScene();
+    void showEditorBanner();
     void buildTeachingPanels();
     void connectSession();
     void buildActions();
