@@ -92,6 +92,7 @@ class TestClassroom : public QObject {
     void commandLineFailsFastAndTakesFeatures();
     void commandLineOverridesALesson();
     void featureModelsInThePanels();
+    void latencyProbesRunToTheEnd();
 
   private:
     bool waitView() {
@@ -300,7 +301,7 @@ void TestClassroom::exportsTheWholePanel() {
     QVERIFY(w->exportView(png));
     const QImage image(png);
     auto* panel = w->decodePanel();
-    auto* viewport = panel->parentWidget(); // the tab page's
+    auto* viewport = panel->parentWidget();        // the tab page's
     QVERIFY(viewport->height() < panel->height()); // on screen the page scrolls...
     QCOMPARE(image.size(), panel->size());         // ...the picture has all of it
     QVERIFY(w->statusBar()->currentMessage().contains(png));
@@ -422,6 +423,22 @@ void TestClassroom::featureModelsInThePanels() {
     w->showPanel("compare");
     QVERIFY(compared.wait(60000));
     QCOMPARE(w->comparePanel()->kind(), AttentionKind::Self);
+}
+
+// The latency probes drive the app as a person would; the drag probe waited forever once the
+// editor tab stopped captioning its scene by merely being shown.
+void TestClassroom::latencyProbesRunToTheEnd() {
+    m_f.stop();
+    const QString app = QFileInfo(CL_CLI).absolutePath() + "/../gui/captionlens";
+    for (const QStringList& args :
+         {QStringList{"--profile-drag", "3"}, QStringList{"--profile", "2"}}) {
+        QProcess p;
+        p.start(app, QStringList{"--threads", "1"} + args);
+        QVERIFY(p.waitForFinished(90000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().contains("median"));
+    }
+    QVERIFY(m_f.start());
 }
 
 QTEST_MAIN(TestClassroom)
