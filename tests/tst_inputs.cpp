@@ -33,14 +33,7 @@ std::string npy(const std::string& descr, const std::string& shape, const std::s
     std::string header = "{'descr': '" + descr +
                          "', 'fortran_order': " + (fortran ? "True" : "False") +
                          ", 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64)
-        header += ' ';
-    header += '\n';
-    std::string out = "\x93NUMPY\x01";
-    out += '\0';
-    out += static_cast<char>(header.size() & 0xff);
-    out += static_cast<char>(header.size() >> 8);
-    return out + header + data;
+    return npyWithHeader(header, data);
 }
 
 std::string floats(std::initializer_list<float> v) {
