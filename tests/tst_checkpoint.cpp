@@ -308,7 +308,7 @@ void TestCheckpoint::duplicatedZipEntriesAreRefused() {
         QFAIL("an empty state_dict loaded");
     } catch (const std::exception& e) {
         QVERIFY2(!QString(e.what()).contains('\n'), e.what());
-        QVERIFY2(QString(e.what()).contains("two records named data.pkl"), e.what());
+        QVERIFY2(QString(e.what()).contains("two records named archive/data.pkl"), e.what());
     }
 }
 

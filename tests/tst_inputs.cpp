@@ -233,7 +233,7 @@ void TestInputs::imageFormats() {
 void TestInputs::imageErrors() {
     QTemporaryDir dir;
     QCOMPARE(loadImage(dir.filePath("none.png")).error,
-             QString("cannot open %1: no such file").arg(dir.filePath("none.png")));
+             QString("cannot open image %1: no such file").arg(dir.filePath("none.png")));
     QImage img(64, 64, QImage::Format_RGB32);
     img.fill(Qt::red);
     QByteArray png;
@@ -303,7 +303,7 @@ void TestInputs::hugeVocabularyIsRefused() {
         readVocabJson(f.fileName().toStdString());
         QFAIL("a 65 MiB vocabulary was read");
     } catch (const std::exception& e) {
-        QVERIFY2(QString(e.what()).contains("too large for a vocabulary"), e.what());
+        QVERIFY2(QString(e.what()).contains("over the 16 MiB a vocabulary may have"), e.what());
     }
     // Duplicates and missing special tokens reach the Vocabulary's own checks.
     QVERIFY_THROWS_EXCEPTION(

@@ -40,8 +40,7 @@ std::vector<Result> captionFeatureRows(Captioner& model, const CaptionOptions& o
         first = o.row;
         count = 1;
     }
-    std::vector<float> rows(m.data.begin() + first * m.cols,
-                            m.data.begin() + (first + count) * m.cols);
+    const std::vector<float> rows = m.finiteRows(first, count, o.features);
     auto traces = model.captionFeatures(rows, count, d);
     std::vector<Result> out;
     for (int64_t i = 0; i < count; ++i)

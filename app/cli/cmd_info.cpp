@@ -37,7 +37,7 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
                                   {"channels", c.encoder.channels},
                                   {"position2d", c.encoder.position2d}};
     if (!info.meta.evalJson.empty()) {
-        checkJsonDepth(info.meta.evalJson, 32, "the checkpoint's stored eval figures");
+        checkJsonBudget(info.meta.evalJson, 32, 1u << 20, "the checkpoint's stored eval figures");
         j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
     }
     return j;

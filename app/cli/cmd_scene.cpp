@@ -1,14 +1,12 @@
 #include "app/cli/commands.h"
 #include "model/api/scene.h"
 #include "ui/imaging/image_loader.h"
+#include "ui/imaging/image_writer.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <QFileInfo>
 #include <QImage>
-#include <QImageWriter>
-#include <QSaveFile>
 
 #include <iostream>
 #include <stdexcept>
@@ -42,16 +40,17 @@ nlohmann::json groundTruth(const Scene& s, uint64_t seed) {
 
 } // namespace
 
-// PNG unless the name asks for another format Qt writes (.jpg, .bmp, .ppm: test corpora).
+// PNG unless the name asks for another format we write (.jpg, .bmp, .ppm: test corpora); a
+// suffix we cannot write (x.svg) is refused rather than filled with PNG bytes.
 void saveRgbPng(const RgbImage& rgb, const std::string& path) {
     const QString name = QString::fromStdString(path);
-    QByteArray format = QFileInfo(name).suffix().toLower().toLatin1();
-    if (!QImageWriter::supportedImageFormats().contains(format))
-        format = "png";
-    QSaveFile file(name);
-    if (!file.open(QIODevice::WriteOnly) || !toQImage(rgb).save(&file, format.constData()) ||
-        !file.commit())
-        throw std::runtime_error("cannot write " + path);
+    const QByteArray format = imageFormatFor(name);
+    if (format.isEmpty())
+        throw std::runtime_error("cannot write " + path +
+                                 ": images are written as .png, .jpg, .bmp or .ppm");
+    const QString error = writeImage(toQImage(rgb), name, format);
+    if (!error.isEmpty())
+        throw std::runtime_error(error.toStdString());
 }
 
 void addSceneCommand(CLI::App& app) {

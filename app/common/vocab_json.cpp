@@ -1,13 +1,11 @@
 #include "app/common/vocab_json.h"
 
 #include "app/common/json_limits.h"
+#include "model/api/files.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
-#include <sys/stat.h>
 
 namespace cl {
 
@@ -15,11 +13,12 @@ namespace {
 [[noreturn]] void fail(const std::string& m) {
     throw std::runtime_error(m);
 }
-constexpr long kMaxVocabBytes = 64L << 20;
+constexpr int64_t kMaxVocabBytes = 16L << 20;
 } // namespace
 
 std::vector<std::string> parseVocabJson(const std::string& text) {
-    checkJsonDepth(text, 8, "the vocabulary JSON"); // {"idx_to_word": [...], ...} is 2 deep
+    checkJsonBudget(text, 8, 1u << 20,
+                    "the vocabulary JSON"); // {"idx_to_word": [...], ...} is 2 deep
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
@@ -57,16 +56,9 @@ std::vector<std::string> parseVocabJson(const std::string& text) {
 }
 
 std::vector<std::string> readVocabJson(const std::string& path) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0)
-        fail("cannot open " + path + ": no such file");
-    if (st.st_size > kMaxVocabBytes)
-        fail(path + " is too large for a vocabulary (over 64 MiB)");
-    std::ifstream in(path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
+    const std::string bytes = files::readRegular(path, kMaxVocabBytes, "vocabulary");
     try {
-        return parseVocabJson(buf.str());
+        return parseVocabJson(bytes);
     } catch (const std::exception& e) {
         fail(path + ": " + e.what());
     }

@@ -1,12 +1,12 @@
 #include "app/gui/screenshot.h"
 
+#include "ui/imaging/image_writer.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/widgets/scene_canvas.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSaveFile>
 #include <QTimer>
 
 #include <sys/resource.h>
@@ -32,12 +32,13 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson
     const auto ready = lesson ? &ui::MainWindow::lessonOpened : &ui::MainWindow::viewUpdated;
     QObject::connect(window, ready, window, [window, path] {
         QTimer::singleShot(300, window, [window, path] {
-            QSaveFile file(path); // a failed write never leaves half a PNG behind
-            const bool ok = file.open(QIODevice::WriteOnly) && window->grab().save(&file, "PNG") &&
-                            file.commit();
-            std::fprintf(ok ? stdout : stderr,
-                         ok ? "saved %s\n" : "captionlens: error: cannot write %s\n",
-                         qPrintable(path));
+            // Atomic for a regular file: a failed write never leaves half a PNG behind.
+            const QString error = writeImage(window->grab().toImage(), path, "png");
+            const bool ok = error.isEmpty();
+            if (ok)
+                std::printf("saved %s\n", qPrintable(path));
+            else
+                std::fprintf(stderr, "captionlens: error: %s\n", qPrintable(error));
             QApplication::exit(ok ? 0 : 1);
         });
     });

@@ -10,6 +10,11 @@ namespace cl {
 struct NpyMatrix {
     int64_t rows = 0, cols = 0; // (D,) reads as one row
     std::vector<float> data;    // row-major
+
+    // Rows first..first+count-1, row-major. Throws one line for a range outside the matrix, or
+    // naming the first row and column holding NaN, an infinity or a magnitude of 1e6 or more (a
+    // model fed those captions nothing, silently). `name` is the file, for the message.
+    std::vector<float> finiteRows(int64_t first, int64_t count, const std::string& name) const;
 };
 
 NpyMatrix readNpy(const std::string& path);

@@ -90,7 +90,7 @@ Metadata metaFromValue(const Value& d) {
         return m;
     auto str = [&](const char* k) {
         const Value* v = d.find(k);
-        return v && v->kind == Value::Kind::String ? v->s : std::string();
+        return v && v->kind == Value::Kind::String ? v->s.str() : std::string();
     };
     const Value* steps = d.find("steps");
     if (steps && steps->kind == Value::Kind::Int)

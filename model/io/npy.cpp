@@ -1,14 +1,18 @@
 #include "model/api/npy.h"
 
+#include "model/api/files.h"
+
 #include <cctype>
+#include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace cl {
 
 namespace {
+
+constexpr int64_t kMaxNpyBytes = int64_t(1) << 30;
+constexpr float kMaxFeature = 1e6f; // far beyond real image features; larger overflows the model
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
@@ -190,14 +194,29 @@ NpyMatrix parseNpy(const std::string& bytes) {
     return out;
 }
 
+std::vector<float> NpyMatrix::finiteRows(int64_t first, int64_t count,
+                                         const std::string& name) const {
+    if (first < 0 || count < 0 || first > rows || count > rows - first)
+        fail("rows " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
+             " are outside the " + std::to_string(rows) + " rows of " + name);
+    const auto begin = data.begin() + first * cols, end = begin + count * cols;
+    for (auto it = begin; it != end; ++it)
+        if (!(std::fabs(*it) < kMaxFeature)) {
+            const auto at = it - data.begin();
+            fail("row " + std::to_string(at / cols) + " of " + name + " holds " +
+                 (std::isnan(*it)   ? "NaN"
+                  : std::isinf(*it) ? "an infinite value"
+                                    : "the value " + std::to_string(*it)) +
+                 " (column " + std::to_string(at % cols) +
+                 "); features must be finite numbers below 1e6 in magnitude");
+        }
+    return {begin, end};
+}
+
 NpyMatrix readNpy(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail("cannot open " + path + ": no such file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
+    const std::string bytes = files::readRegular(path, kMaxNpyBytes, "feature file");
     try {
-        return parseNpy(buf.str());
+        return parseNpy(bytes);
     } catch (const std::exception& e) {
         fail(path + ": " + e.what());
     }

@@ -1,17 +1,15 @@
 #include "model/io/pickle_archive.h"
 
+#include "model/api/files.h"
 #include "model/io/pickle_reader.h"
+#include "model/io/zip_directory.h"
 
 #include <caffe2/serialize/inline_container.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <set>
 #include <sstream>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace cl::pickle {
 
@@ -23,24 +21,6 @@ constexpr int64_t kMaxFileBytes = int64_t(4) << 30;
     throw std::runtime_error(message);
 }
 
-std::string readWholeFile(const std::string& path) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0)
-        fail("cannot open " + path + ": no such file");
-    if (!S_ISREG(st.st_mode))
-        fail(path + " is not a regular file");
-    if (st.st_size > kMaxFileBytes)
-        fail(path + " is larger than 4 GiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail("cannot open " + path + " for reading");
-    std::string bytes(static_cast<size_t>(st.st_size), '\0');
-    in.read(bytes.data(), st.st_size);
-    if (in.gcount() != st.st_size)
-        fail("could not read all of " + path);
-    return bytes;
-}
-
 std::string describeNonZip(const std::string& bytes) {
     if (bytes.empty())
         return "the file is empty";
@@ -49,12 +29,89 @@ std::string describeNonZip(const std::string& bytes) {
     return "it is not a PyTorch zip checkpoint";
 }
 
+// The budget, checked on the zip directory before anything is inflated: data.pkl at most 64 MiB,
+// small records (version, byteorder) at most 1 MiB, all records together at most twice the file
+// plus 64 MiB; each storage record no larger than its declared tensor data plus 4 KiB. Every
+// record read is checked against its CRC.
+constexpr uint64_t kMaxPickleBytes = uint64_t(64) << 20;
+constexpr uint64_t kMaxSmallRecord = uint64_t(1) << 20;
+constexpr uint64_t kStorageSlack = 4096;
+constexpr size_t kMaxRecords = 100000;
+
+void checkBudget(const zip::Directory& dir, uint64_t fileSize) {
+    for (const auto& [key, e] : dir.entries()) {
+        const std::string rest = e.name.substr(std::min(e.name.size(), dir.prefix().size()));
+        const bool storage = rest.compare(0, 5, "data/") == 0;
+        const uint64_t limit = rest == "data.pkl" ? kMaxPickleBytes
+                               : storage          ? fileSize
+                                                  : kMaxSmallRecord;
+        if (e.size > limit)
+            fail("record " + e.name + " would inflate to " + std::to_string(e.size) +
+                 " bytes, over its budget of " + std::to_string(limit));
+    }
+    if (dir.totalSize() > 2 * fileSize + kMaxPickleBytes)
+        fail("the records would inflate to " + std::to_string(dir.totalSize()) +
+             " bytes, far more than a " + std::to_string(fileSize) + "-byte checkpoint holds");
+}
+
+// One record, inflated within its declared size and checked against its CRC.
+std::tuple<at::DataPtr, size_t> readRecord(caffe2::serialize::PyTorchStreamReader& zip,
+                                           const zip::Directory& dir, const std::string& name) {
+    const zip::Entry* e = dir.find(dir.prefix() + name);
+    if (!e || !zip.hasRecord(name))
+        fail("the archive lacks the record " + name);
+    auto [data, size] = zip.getRecord(name);
+    if (size != e->size || zip::crc32(data.get(), size) != e->crc)
+        fail("record " + name + " is damaged (its CRC does not match)");
+    return {std::move(data), size};
+}
+
+Value loadArchive(caffe2::serialize::PyTorchStreamReader& zip, const zip::Directory& dir,
+                  int64_t fileSize) {
+    if (!dir.find(dir.prefix() + "data.pkl"))
+        fail("the archive has no data.pkl");
+    if (zip.hasRecord("byteorder")) {
+        auto [data, size] = readRecord(zip, dir, "byteorder");
+        if (std::string(static_cast<const char*>(data.get()), size) != "little")
+            fail("big-endian checkpoints are not supported");
+    }
+    StorageLoader loader = [&](const std::string& key, c10::ScalarType dtype, int64_t numel) {
+        const auto record = "data/" + key;
+        const int64_t want = numel * static_cast<int64_t>(c10::elementSize(dtype));
+        if (numel > fileSize || want > fileSize)
+            fail("storage " + key + " declares " + std::to_string(numel) +
+                 " elements, more than the file holds");
+        const zip::Entry* e = dir.find(dir.prefix() + record);
+        if (!e)
+            fail("the archive lacks the storage record " + record);
+        if (static_cast<int64_t>(e->size) < want ||
+            e->size > static_cast<uint64_t>(want) + kStorageSlack)
+            fail("storage " + key + " holds " + std::to_string(e->size) + " bytes but " +
+                 std::to_string(want) + " are declared");
+        auto [data, size] = readRecord(zip, dir, record);
+        auto t = torch::empty({numel}, torch::TensorOptions().dtype(dtype));
+        std::memcpy(t.data_ptr(), data.get(), static_cast<size_t>(want));
+        return t;
+    };
+    auto [pkl, pklSize] = readRecord(zip, dir, "data.pkl");
+    const std::string pickle(static_cast<const char*>(pkl.get()), pklSize);
+    pkl.clear();
+    return unpickle(pickle, loader);
+}
+
 } // namespace
 
 Value loadFile(const std::string& path) {
-    const std::string bytes = readWholeFile(path);
+    const std::string bytes = files::readRegular(path, kMaxFileBytes, "checkpoint");
     if (bytes.size() < 4 || bytes.compare(0, 4, "PK\x03\x04") != 0)
         fail("cannot read " + path + ": " + describeNonZip(bytes));
+    std::unique_ptr<zip::Directory> dir;
+    try {
+        dir = std::make_unique<zip::Directory>(bytes, kMaxRecords);
+        checkBudget(*dir, bytes.size());
+    } catch (const std::exception& e) {
+        fail("cannot read " + path + ": " + e.what());
+    }
     std::istringstream stream(bytes);
     std::unique_ptr<caffe2::serialize::PyTorchStreamReader> zip;
     try {
@@ -62,62 +119,12 @@ Value loadFile(const std::string& path) {
     } catch (const c10::Error& e) {
         fail("cannot read " + path + ": damaged zip archive (" + e.what_without_backtrace() + ")");
     }
-    if (!zip->hasRecord("data.pkl"))
-        fail("cannot read " + path + ": the archive has no data.pkl");
-    // Two records of one name: zip readers disagree on which one counts, so we refuse to guess.
-    std::set<std::string> names;
-    for (const auto& name : zip->getAllRecords())
-        if (!names.insert(name).second)
-            fail("cannot read " + path + ": the archive holds two records named " + name);
-    if (zip->hasRecord("byteorder")) {
-        auto [data, size] = zip->getRecord("byteorder");
-        if (std::string(static_cast<const char*>(data.get()), size) != "little")
-            fail("cannot read " + path + ": big-endian checkpoints are not supported");
-    }
-    const int64_t fileSize = static_cast<int64_t>(bytes.size());
-    StorageLoader loader = [&](const std::string& key, c10::ScalarType dtype, int64_t numel) {
-        const auto record = "data/" + key;
-        const int64_t want = numel * static_cast<int64_t>(c10::elementSize(dtype));
-        if (numel > fileSize || want > fileSize)
-            fail("storage " + key + " declares " + std::to_string(numel) +
-                 " elements, more than the file holds");
-        if (!zip->hasRecord(record))
-            fail("the archive lacks the storage record " + record);
-        auto [data, size] = zip->getRecord(record);
-        if (static_cast<int64_t>(size) < want)
-            fail("storage " + key + " holds " + std::to_string(size) + " bytes but " +
-                 std::to_string(want) + " are declared");
-        auto t = torch::empty({numel}, torch::TensorOptions().dtype(dtype));
-        std::memcpy(t.data_ptr(), data.get(), static_cast<size_t>(want));
-        return t;
-    };
-    auto [pkl, pklSize] = zip->getRecord("data.pkl");
-    const std::string pickle(static_cast<const char*>(pkl.get()), pklSize);
     try {
-        return unpickle(pickle, loader);
+        return loadArchive(*zip, *dir, static_cast<int64_t>(bytes.size()));
     } catch (const c10::Error& e) {
         fail("cannot read " + path + ": " + e.what_without_backtrace());
     } catch (const std::exception& e) {
         fail("cannot read " + path + ": " + e.what());
-    }
-}
-
-void writeFileAtomically(const std::string& path, const std::string& bytes) {
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            fail("cannot write " + tmp);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
-            fail("could not write all of " + path + " (disk full?)");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        fail("cannot replace " + path);
     }
 }
 
@@ -138,7 +145,7 @@ void saveFile(const std::string& path, const Value& root) {
         }
         writer.writeEndOfFile();
     }
-    writeFileAtomically(path, zipped);
+    files::write(path, zipped);
 }
 
 } // namespace cl::pickle

@@ -9,11 +9,7 @@ namespace cl::pickle {
 // appended to `storages` (record key = index).
 std::string serialize(const Value& root, std::vector<torch::Tensor>& storages);
 
-// Writes `root` as a zip checkpoint, atomically (temporary file, then rename).
+// Writes `root` as a zip checkpoint through files::write (atomic for regular files).
 void saveFile(const std::string& path, const Value& root);
-
-// Writes `bytes` to `path` through a temporary file and a rename, so a crash or a full disk never
-// leaves a half-written file in place of a good one.
-void writeFileAtomically(const std::string& path, const std::string& bytes);
 
 } // namespace cl::pickle

@@ -43,25 +43,75 @@ void dismantle(std::vector<Value>& values) {
     }
 }
 
-int depthOf(const Value& root) {
-    // Iterative depth check; a container reached through more than kMaxDepth levels (which
-    // includes any cycle) is rejected.
-    std::vector<std::pair<const Value*, int>> work{{&root, 0}};
-    while (!work.empty()) {
-        auto [v, d] = work.back();
-        work.pop_back();
-        if (d > kMaxDepth)
-            return d;
-        if (v->items)
-            for (const auto& c : *v->items)
-                work.emplace_back(&c, d + 1);
-        if (v->pairs)
-            for (const auto& [k, c] : *v->pairs) {
-                work.emplace_back(&k, d + 1);
-                work.emplace_back(&c, d + 1);
+const void* nodeOf(const Value& v) {
+    return v.items   ? static_cast<const void*>(v.items.get())
+           : v.pairs ? static_cast<const void*>(v.pairs.get())
+                     : nullptr;
+}
+
+std::vector<const Value*> childrenOf(const Value& v) {
+    std::vector<const Value*> out;
+    if (v.items)
+        for (const auto& c : *v.items)
+            out.push_back(&c);
+    if (v.pairs)
+        for (const auto& [k, c] : *v.pairs) {
+            out.push_back(&k);
+            out.push_back(&c);
+        }
+    return out;
+}
+
+// True when some container is reached through more than kMaxDepth levels, which includes any
+// cycle. Each container is walked once however many times it is shared (a memo-shared DAG of 60
+// levels, each using the one below twice, used to be walked path by path: 2^60 steps).
+bool tooDeep(const Value& root) {
+    struct Frame {
+        const Value* value;
+        std::vector<const Value*> children;
+        size_t next = 0;
+        int height = 0; // levels below this one
+    };
+    std::unordered_map<const void*, int> heights; // finished containers
+    std::unordered_map<const void*, bool> open;   // containers on the current path
+    std::vector<Frame> path;
+    auto enter = [&](const Value& v) {
+        open[nodeOf(v)] = true;
+        path.push_back({&v, childrenOf(v)});
+    };
+    if (!nodeOf(root))
+        return false;
+    enter(root);
+    while (!path.empty()) {
+        if (static_cast<int>(path.size()) > kMaxDepth + 1)
+            return true;
+        Frame& f = path.back();
+        if (f.next < f.children.size()) {
+            const Value& c = *f.children[f.next++];
+            const void* node = nodeOf(c);
+            if (!node)
+                continue;
+            if (open.count(node))
+                return true; // a cycle
+            auto done = heights.find(node);
+            if (done == heights.end()) {
+                enter(c);
+                continue;
             }
+            f.height = std::max(f.height, done->second + 1);
+        } else {
+            const void* node = nodeOf(*f.value);
+            const int height = f.height;
+            heights[node] = height;
+            open.erase(node);
+            path.pop_back();
+            if (height + static_cast<int>(path.size()) > kMaxDepth)
+                return true;
+            if (!path.empty())
+                path.back().height = std::max(path.back().height, height + 1);
+        }
     }
-    return 0;
+    return false;
 }
 
 class Unpickler {
@@ -104,6 +154,8 @@ class Unpickler {
     std::vector<Value> m_stack;
     std::vector<size_t> m_marks;
     std::unordered_map<uint32_t, Value> m_memo;
+    using KeyIndex = std::unordered_map<std::string, size_t>;
+    std::unordered_map<const Pairs*, std::pair<std::weak_ptr<Pairs>, KeyIndex>> m_dictIndex;
     TensorRebuilder m_tensors{m_loader};
 };
 
@@ -175,17 +227,23 @@ void Unpickler::setItems(Items&& kv) {
     Value& d = top();
     if (d.kind != Value::Kind::Dict)
         fail("pickle SETITEMS on a " + d.kindName());
+    // String keys are indexed per dict, so n insertions cost n, not n^2 (300k SETITEMs of one
+    // key took 31 s).
+    auto& pairs = *d.pairs;
+    auto& [owner, index] = m_dictIndex[d.pairs.get()];
+    if (owner.expired()) { // a new dict at the address of one since freed
+        owner = d.pairs;
+        index.clear();
+    }
     for (size_t i = 0; i < kv.size(); i += 2) {
-        auto& pairs = *d.pairs;
-        auto same = [&](const std::pair<Value, Value>& p) {
-            return p.first.kind == Value::Kind::String && kv[i].kind == Value::Kind::String &&
-                   p.first.s == kv[i].s;
-        };
-        auto it = std::find_if(pairs.begin(), pairs.end(), same);
-        if (it != pairs.end())
-            it->second = std::move(kv[i + 1]);
-        else
-            pairs.emplace_back(std::move(kv[i]), std::move(kv[i + 1]));
+        if (kv[i].kind == Value::Kind::String) {
+            auto [it, fresh] = index.emplace(kv[i].s.str(), pairs.size());
+            if (!fresh) {
+                pairs[it->second].second = std::move(kv[i + 1]);
+                continue;
+            }
+        }
+        pairs.emplace_back(std::move(kv[i]), std::move(kv[i + 1]));
     }
 }
 
@@ -387,7 +445,7 @@ Value Unpickler::run() {
         fail("pickle ended with " + std::to_string(m_stack.size()) +
              " values on the stack instead of one");
     Value result = pop();
-    if (depthOf(result) > kMaxDepth) {
+    if (tooDeep(result)) {
         m_stack.push_back(std::move(result));
         fail("pickle nests containers deeper than " + std::to_string(kMaxDepth) + " levels");
     }

@@ -1,10 +1,14 @@
 #include "model/io/pickle_tensor.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace cl::pickle {
 
 namespace {
+
+constexpr int64_t kViewSlack = 4;           // a view's elements per storage element, at most
+constexpr int64_t kViewAllowance = 1 << 20; // besides, for broadcasts over tiny storages
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
@@ -99,6 +103,7 @@ torch::Tensor TensorRebuilder::storage(const Value& ref) {
     }
     auto t = m_loader(ref.s, ref.dtype, ref.i);
     m_storages.emplace(ref.s, t);
+    m_storageElements += ref.i;
     return t;
 }
 
@@ -117,7 +122,22 @@ Value TensorRebuilder::rebuildTensor(const Items& a) {
     if (last >= a[0].i)
         fail("tensor of size " + c10::str(c10::IntArrayRef(size)) + " reaches element " +
              std::to_string(last) + " of a storage holding " + std::to_string(a[0].i));
+    // A view may describe no more elements than its storage holds, give or take a broadcast row:
+    // zero strides over 16 elements used to materialise [16384, 16384] (1 GiB), and many views
+    // of one storage may together hold no more than a few times all storages.
+    int64_t elements = 1;
+    for (auto n : size)
+        if (__builtin_mul_overflow(elements, n, &elements))
+            fail("tensor size " + c10::str(c10::IntArrayRef(size)) + " overflows");
+    if (elements > kViewSlack * std::max<int64_t>(a[0].i, 1))
+        fail("tensor of size " + c10::str(c10::IntArrayRef(size)) + " describes " +
+             std::to_string(elements) + " elements over a storage of " + std::to_string(a[0].i) +
+             " (zero or overlapping strides)");
     auto base = storage(a[0]);
+    m_viewElements += elements;
+    if (m_viewElements > kViewSlack * m_storageElements + kViewAllowance)
+        fail("the tensors' views describe " + std::to_string(m_viewElements) +
+             " elements, far more than their storages hold");
     if (last < 0)
         return Value::ofTensor(torch::empty(size, base.options()));
     return Value::ofTensor(base.as_strided(size, stride, offset).clone());

@@ -25,6 +25,8 @@ class TensorRebuilder {
 
     const StorageLoader& m_loader;
     std::map<std::string, torch::Tensor> m_storages; // shared by views of one storage
+    int64_t m_storageElements = 0;                   // loaded, all storages together
+    int64_t m_viewElements = 0;                      // materialised, all views together
 };
 
 } // namespace cl::pickle

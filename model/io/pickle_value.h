@@ -9,6 +9,32 @@
 
 namespace cl::pickle {
 
+// Immutable text shared between copies: a memoised string fetched again and again (a memo GET)
+// costs a reference, not another copy of its bytes.
+class Text {
+  public:
+    Text() : m_text(empty()) {}
+    Text(std::string s) : m_text(std::make_shared<const std::string>(std::move(s))) {}
+    Text(const char* s) : Text(std::string(s)) {}
+    operator const std::string&() const { return *m_text; }
+    const std::string& str() const { return *m_text; }
+
+    friend bool operator==(const Text& a, const Text& b) { return *a.m_text == *b.m_text; }
+    friend bool operator==(const Text& a, const std::string& b) { return *a.m_text == b; }
+    friend bool operator!=(const Text& a, const std::string& b) { return *a.m_text != b; }
+    friend bool operator==(const Text& a, const char* b) { return *a.m_text == b; }
+    friend bool operator!=(const Text& a, const char* b) { return *a.m_text != b; }
+    friend std::string operator+(const std::string& a, const Text& b) { return a + *b.m_text; }
+    friend std::string operator+(const char* a, const Text& b) { return a + *b.m_text; }
+
+  private:
+    static const std::shared_ptr<const std::string>& empty() {
+        static const auto e = std::make_shared<const std::string>();
+        return e;
+    }
+    std::shared_ptr<const std::string> m_text;
+};
+
 struct Value;
 using Items = std::vector<Value>;
 using Pairs = std::vector<std::pair<Value, Value>>;
@@ -19,7 +45,7 @@ struct Value {
     bool b = false;
     int64_t i = 0; // Int, or a Storage's element count
     double f = 0.0;
-    std::string s;                // String, a Global's "module.name", or a Storage's record key
+    Text s;                       // String, a Global's "module.name", or a Storage's record key
     std::shared_ptr<Items> items; // List, Tuple (shared: pickle memo entries alias them)
     std::shared_ptr<Pairs> pairs; // Dict, in insertion order
     torch::Tensor tensor;

@@ -1,5 +1,7 @@
 #include "ui/imaging/image_loader.h"
 
+#include "model/api/files.h"
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImageReader>
@@ -9,7 +11,8 @@ namespace cl {
 
 namespace {
 constexpr int kAllocationLimitMiB = 256;
-}
+constexpr qint64 kMaxImageFileBytes = qint64(256) << 20;
+} // namespace
 
 LoadedImage fromQImage(const QImage& source) {
     LoadedImage out;
@@ -39,8 +42,16 @@ LoadedImage fromQImage(const QImage& source) {
 LoadedImage loadImage(const QString& path) {
     QImageReader::setAllocationLimit(kAllocationLimitMiB);
     LoadedImage out;
-    if (!QFileInfo(path).isFile()) {
-        out.error = QStringLiteral("cannot open %1: no such file").arg(path);
+    const std::string why = files::notRegularReason(path.toStdString());
+    if (!why.empty()) {
+        out.error =
+            QStringLiteral("cannot open image %1: %2").arg(path, QString::fromStdString(why));
+        return out;
+    }
+    if (QFileInfo(path).size() > kMaxImageFileBytes) {
+        out.error = QStringLiteral("cannot open image %1: it is over %2 MiB")
+                        .arg(path)
+                        .arg(kMaxImageFileBytes >> 20);
         return out;
     }
     QImageReader reader(path);

@@ -1,5 +1,10 @@
 #include "ui/window/lesson.h"
 
+#include "model/api/files.h"
+#include "model/api/npy.h"
+#include "ui/imaging/image_loader.h"
+#include "ui/imaging/image_writer.h"
+
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
@@ -7,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -86,6 +90,34 @@ int index(const QJsonObject& o, const char* key, int fallback, int lo, int hi, c
                  .arg(lo)
                  .arg(hi));
     return int(x);
+}
+
+// A field of one exact JSON type: absent or null gives `fallback`; any other type is an error
+// naming the field.
+QJsonValue typed(const QJsonObject& o, const char* key, QJsonValue::Type type, const char* name) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull() || v.type() == type)
+        return v;
+    static const char* kinds[] = {"null", "true or false", "a number",
+                                  "text", "a list",        "an object"};
+    const int k = type == QJsonValue::Bool     ? 1
+                  : type == QJsonValue::Double ? 2
+                  : type == QJsonValue::String ? 3
+                  : type == QJsonValue::Array  ? 4
+                                               : 5;
+    fail(QObject::tr("lesson field '%1' must be %2").arg(name, kinds[k]));
+}
+
+QString text(const QJsonObject& o, const char* key, const char* name) {
+    return typed(o, key, QJsonValue::String, name).toString();
+}
+
+QJsonObject object(const QJsonObject& o, const char* key, const char* name) {
+    return typed(o, key, QJsonValue::Object, name).toObject();
+}
+
+QJsonArray array(const QJsonObject& o, const char* key, const char* name) {
+    return typed(o, key, QJsonValue::Array, name).toArray();
 }
 
 double number(const QJsonObject& o, const char* key, double lo, double hi) {
@@ -183,20 +215,23 @@ QJsonObject inputJson(const Lesson& l, const Places& dir) {
 }
 
 void readInput(Lesson& l, const QJsonObject& j, const Places& dir) {
-    const QString kind = j.value("kind").toString();
+    const QString kind = text(j, "kind", "input.kind");
     if (kind == "scene") {
         l.input = Lesson::Input::Scene;
-        l.scene = sceneFrom(j.value("scene").toObject());
+        l.scene = sceneFrom(object(j, "scene", "input.scene"));
     } else if (kind == "image") {
         l.input = Lesson::Input::Image;
-        l.imageName = j.value("name").toString();
-        const QByteArray png = QByteArray::fromBase64(j.value("png_base64").toString().toLatin1());
-        if (!l.image.loadFromData(png, "PNG"))
-            fail(QObject::tr("the lesson's embedded image is not a readable PNG"));
+        l.imageName = text(j, "name", "input.name");
+        const QByteArray png =
+            QByteArray::fromBase64(text(j, "png_base64", "input.png_base64").toLatin1());
+        const LoadedImage loaded = loadImageData(png); // the same budgets as any image file
+        if (!loaded.ok())
+            fail(QObject::tr("the lesson's embedded image is not readable: %1").arg(loaded.error));
+        l.image = loaded.image;
     } else if (kind == "features") {
         l.input = Lesson::Input::Features;
-        l.featuresPath = resolve(dir, j.value("path").toString());
-        l.featuresRow = j.value("row").toInt();
+        l.featuresPath = resolve(dir, text(j, "path", "input.path"));
+        l.featuresRow = index(j, "row", 0, 0, 1 << 24, "input.row");
     } else if (kind != "none" && !kind.isEmpty()) {
         fail(QObject::tr("unknown input kind '%1'").arg(kind));
     }
@@ -232,26 +267,22 @@ QString writeLesson(const Lesson& l, const QString& path, const QString& resourc
                                   {"opacity", l.opacity},
                                   {"auto_contrast", l.autoContrast}}},
         {"heads_off", heads}};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-    file.write(QJsonDocument(root).toJson());
-    if (!file.commit())
-        return QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    return writeBytes(QJsonDocument(root).toJson(), path);
+}
+
+std::vector<float> readFeatureRow(const QString& path, int row) {
+    const NpyMatrix m = readNpy(path.toStdString());
+    if (row < 0 || row >= m.rows)
+        fail(QObject::tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
+    return m.finiteRows(row, 1, path.toStdString());
 }
 
 Lesson readLesson(const QString& path, const QString& resources) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        fail(QObject::tr("cannot open %1: %2").arg(path, file.errorString()));
-    if (file.size() > kMaxLessonBytes)
-        fail(QObject::tr("%1 is %2 MB; a lesson is at most %3 MB")
-                 .arg(path)
-                 .arg(file.size() >> 20)
-                 .arg(kMaxLessonBytes >> 20));
+    // Only a regular file within budget (a FIFO or /dev/zero used to hang the reader).
+    const std::string bytes = files::readRegular(path.toStdString(), kMaxLessonBytes, "lesson");
     QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &err);
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromRawData(bytes.data(), int(bytes.size())), &err);
     if (doc.isNull())
         fail(QObject::tr("%1 is not a lesson: %2").arg(path, err.errorString()));
     const QJsonObject root = doc.object();
@@ -263,17 +294,20 @@ Lesson readLesson(const QString& path, const QString& resources) {
                  .arg(root.value("version").toInt()));
     const Places dir{QFileInfo(path).absoluteDir(), resources};
     Lesson l;
-    readInput(l, root.value("input").toObject(), dir);
-    l.checkpoint = resolve(dir, root.value("checkpoint").toString());
-    const QJsonObject cmp = root.value("compare").toObject();
-    const QJsonArray paths = cmp.value("paths").toArray();
+    readInput(l, object(root, "input", "input"), dir);
+    l.checkpoint = resolve(dir, text(root, "checkpoint", "checkpoint"));
+    const QJsonObject cmp = object(root, "compare", "compare");
+    const QJsonArray paths = array(cmp, "paths", "compare.paths");
     if (paths.size() > kMaxCompared)
         fail(QObject::tr("the lesson compares %1 checkpoints; at most %2")
                  .arg(paths.size())
                  .arg(kMaxCompared));
-    for (const auto& v : paths)
+    for (const auto& v : paths) {
+        if (!v.isString())
+            fail(QObject::tr("lesson field 'compare.paths' must be a list of file names"));
         if (!l.compare.contains(resolve(dir, v.toString()))) // once each
             l.compare << resolve(dir, v.toString());
+    }
     // Indices are checked whole before anything changes: a negative index used to reach a
     // std::vector unchecked in the Compare panel.
     l.compareA = index(cmp, "a", 0, 0, kMaxCompared - 1, "compare.a");
@@ -281,24 +315,34 @@ Lesson readLesson(const QString& path, const QString& resources) {
     l.compareHeadA = index(cmp, "head_a", 0, 0, kMaxIndex, "compare.head_a");
     l.compareHeadB = index(cmp, "head_b", 0, 0, kMaxIndex, "compare.head_b");
     l.compareStep = index(cmp, "step", 0, 0, kMaxIndex, "compare.step");
-    l.compareSelf = cmp.value("attention").toString() == "self";
-    const QJsonObject tl = root.value("timeline").toObject();
-    l.timelineFolder = resolve(dir, tl.value("folder").toString());
+    l.compareSelf = text(cmp, "attention", "compare.attention") == "self";
+    const QJsonObject tl = object(root, "timeline", "timeline");
+    l.timelineFolder = resolve(dir, text(tl, "folder", "timeline.folder"));
     l.timelinePosition = index(tl, "position", 0, 0, kMaxIndex, "timeline.position");
-    l.panel = root.value("panel").toString("caption");
-    const QJsonObject sel = root.value("selection").toObject();
+    l.panel = text(root, "panel", "panel");
+    if (l.panel.isEmpty())
+        l.panel = QStringLiteral("caption");
+    const QJsonObject sel = object(root, "selection", "selection");
     l.step = index(sel, "step", 0, 0, kMaxIndex, "selection.step");
     l.layer = index(sel, "layer", 0, 0, kMaxIndex, "selection.layer");
     l.head = index(sel, "head", -1, -1, kMaxIndex, "selection.head");
-    l.opacity = sel.value("opacity").toDouble(0.75);
-    l.autoContrast = sel.value("auto_contrast").toBool(true);
-    const QJsonArray heads = root.value("heads_off").toArray();
+    l.opacity = typed(sel, "opacity", QJsonValue::Double, "selection.opacity").toDouble(0.75);
+    if (!(l.opacity >= 0 && l.opacity <= 1))
+        fail(QObject::tr("lesson field 'selection.opacity' must be a number in 0..1"));
+    l.autoContrast =
+        typed(sel, "auto_contrast", QJsonValue::Bool, "selection.auto_contrast").toBool(true);
+    const QJsonArray heads = array(root, "heads_off", "heads_off");
     if (heads.size() > kMaxIndex)
         fail(QObject::tr("the lesson switches %1 heads; at most %2")
                  .arg(heads.size())
                  .arg(kMaxIndex));
-    for (const auto& v : heads)
-        l.headsOff.push_back(v.toInt() ? 1 : 0);
+    for (const auto& v : heads) {
+        if (!v.isBool() && !(v.isDouble() && (v.toDouble() == 0 || v.toDouble() == 1)))
+            fail(QObject::tr("lesson field 'heads_off' must be a list of 0/1 or true/false"));
+        l.headsOff.push_back(v.toBool(v.toDouble() == 1) ? 1 : 0);
+    }
+    if (l.input == Lesson::Input::Features)
+        l.features = readFeatureRow(l.featuresPath, l.featuresRow);
     return l;
 }
 

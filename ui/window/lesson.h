@@ -24,7 +24,8 @@ struct Lesson {
     QString imageName; // shown in the title bar
     QString featuresPath;
     int featuresRow = 0;
-    QString checkpoint; // absolute once read
+    std::vector<float> features; // that row, read (and checked) with the lesson
+    QString checkpoint;          // absolute once read
     QStringList compare;
     int compareA = 0, compareB = 1, compareHeadA = 0, compareHeadB = 0, compareStep = 0;
     bool compareSelf = false; // false: cross-attention
@@ -40,9 +41,13 @@ struct Lesson {
 // Files below the lesson's folder are stored relative to it; the bundled files (below
 // `resources`, the app's share/captionlens) as "@resources/models/default.pt", so a lesson opens
 // on any install; anything else by its absolute path.
-// Writes atomically (QSaveFile). Returns an empty string, or why it failed.
+// Writes through files::write (atomic for a regular file). Returns "", or why it failed.
 QString writeLesson(const Lesson& lesson, const QString& path, const QString& resources = {});
-// Reads and checks a lesson; throws std::runtime_error with a one-line reason.
+// Reads and checks a lesson whole, with the feature row it names; throws std::runtime_error
+// with a one-line reason. Reads files: call it off the GUI thread.
 Lesson readLesson(const QString& path, const QString& resources = {});
+
+// One row of a .npy feature file through the checked reader: in range, finite; throws one line.
+std::vector<float> readFeatureRow(const QString& path, int row);
 
 } // namespace cl::ui

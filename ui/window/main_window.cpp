@@ -1,6 +1,5 @@
 #include "ui/window/main_window.h"
 
-#include "model/api/npy.h"
 #include "model/api/scene.h"
 #include "ui/math/attention_math.h"
 #include "ui/panels/attention_panel.h"
@@ -12,6 +11,8 @@
 #include "ui/panels/scene_editor.h"
 #include "ui/panels/selection.h"
 #include "ui/panels/timeline_panel.h"
+#include "ui/window/background.h"
+#include "ui/window/lesson.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -138,23 +139,41 @@ void MainWindow::openRandomScene(quint64 seed) {
 }
 
 void MainWindow::openFeatures(const QString& path, int row) {
-    try {
-        const NpyMatrix m = readNpy(path.toStdString());
-        if (row < 0 || row >= m.rows)
-            return showError(
-                tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
-        CaptionInput input;
-        input.features.assign(m.data.begin() + row * m.cols, m.data.begin() + (row + 1) * m.cols);
-        input.featuresPath = QFileInfo(path).absoluteFilePath();
-        input.featuresRow = row;
-        input.name = tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(row);
-        m_session->caption(input);
-    } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
-    }
+    struct Read {
+        std::vector<float> row;
+        QString error;
+    };
+    ++m_reading;
+    runInBackground<Read>(
+        this,
+        [path, row] {
+            Read r;
+            try {
+                r.row = readFeatureRow(path, row);
+            } catch (const std::exception& e) {
+                r.error = QString::fromStdString(e.what());
+            }
+            return r;
+        },
+        [this, path, row](Read& r) {
+            --m_reading;
+            if (!r.error.isEmpty())
+                return showError(r.error);
+            captionFeatureRow(r.row, path, row);
+        });
+}
+
+void MainWindow::captionFeatureRow(const std::vector<float>& row, const QString& path, int index) {
+    CaptionInput input;
+    input.features = row;
+    input.featuresPath = QFileInfo(path).absoluteFilePath();
+    input.featuresRow = index;
+    input.name = tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(index);
+    m_session->caption(input);
 }
 
 void MainWindow::openCheckpoint(const QString& path) {
+    m_userCheckpoint = QFileInfo(path).absoluteFilePath();
     m_session->openCheckpoint(path, m_device->currentData().toString());
 }
 
@@ -218,8 +237,10 @@ void MainWindow::showEditorBanner() {
 void MainWindow::showModel(const ModelInfo& info) {
     m_compareStale = m_timelineStale = true;
     m_comparePanel->setCurrentModel(QString::fromStdString(info.path));
-    rememberRecent(QStringLiteral("recentCheckpoints"),
-                   QFileInfo(QString::fromStdString(info.path)).absoluteFilePath());
+    // Only a checkpoint the user opened joins the recent files, not one a lesson brought.
+    const QString opened = QFileInfo(QString::fromStdString(info.path)).absoluteFilePath();
+    if (opened == m_userCheckpoint)
+        rememberRecent(QStringLiteral("recentCheckpoints"), opened);
     const auto& c = info.config;
     m_modelLabel->setText(tr("%1 · %2 L × %3 H · W %4 · %5 · V %6")
                               .arg(QFileInfo(QString::fromStdString(info.path)).fileName())

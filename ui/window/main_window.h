@@ -68,7 +68,8 @@ class MainWindow final : public QMainWindow {
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
-    bool lessonPending() const { return m_session->lessonPending(); }
+    // A lesson being read (off the GUI thread) or replayed.
+    bool lessonPending() const { return m_reading > 0 || m_session->lessonPending(); }
     Selection* selection() const { return m_selection; }
     void setShowDialogs(bool on) { m_showDialogs = on; }
     // Presenter mode (F11): full screen, large fonts, thick lines; PageDown/PageUp step words.
@@ -117,6 +118,8 @@ class MainWindow final : public QMainWindow {
     void applyLessonView(const Lesson& lesson);
     Lesson currentLesson() const;
     void captionImage(const LoadedImage& image, const QString& name, bool fromEditor);
+    void captionFeatureRow(const std::vector<float>& row, const QString& path, int index);
+    void playLesson(Lesson lesson, const QString& path, const LessonOverrides& overrides);
     void showError(const QString& message);
     void showBusy(const QString& message);
     void rememberRecent(const QString& key, const QString& path);
@@ -141,6 +144,8 @@ class MainWindow final : public QMainWindow {
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QString m_lastError;
+    QString m_userCheckpoint; // opened by the user: the one that joins the recent files
+    int m_reading = 0;        // lessons and feature files being read in the background
     QString m_resourceDir;
     QLabel* m_ablationBadge;
     QRect m_normalGeometry; // the window before presenter mode, restored after it

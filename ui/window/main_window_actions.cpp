@@ -2,6 +2,7 @@
 #include "ui/widgets/text_colour.h"
 #include "ui/window/main_window.h"
 
+#include "ui/imaging/image_writer.h"
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/selection.h"
@@ -10,6 +11,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -22,7 +24,6 @@
 #include <QProgressBar>
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
@@ -280,25 +281,23 @@ bool MainWindow::exportView(const QString& path) {
     if (auto* page = qobject_cast<QScrollArea*>(panel))
         panel = page->widget();
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            return false;
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
         {
-            QPdfWriter pdf(&file);
+            QPdfWriter pdf(&buffer);
             pdf.setPageSize(QPageSize(panel->size() * 0.75, QPageSize::Point));
             pdf.setResolution(96);
             pdf.setPageMargins({});
             QPainter painter(&pdf);
             panel->render(&painter);
         }
-        if (!file.commit())
+        if (!writeBytes(bytes, path).isEmpty())
             return false;
         statusBar()->showMessage(tr("Exported the %1 panel to %2").arg(currentPanel(), path), 8000);
         return true;
     }
-    QSaveFile file(path);
-    const bool ok =
-        file.open(QIODevice::WriteOnly) && panel->grab().save(&file, "PNG") && file.commit();
+    const bool ok = writeImage(panel->grab().toImage(), path, "png").isEmpty();
     if (ok)
         statusBar()->showMessage(tr("Exported the %1 panel to %2").arg(currentPanel(), path), 8000);
     return ok;
@@ -306,11 +305,7 @@ bool MainWindow::exportView(const QString& path) {
 
 bool MainWindow::exportAttentionCsv(const QString& path) {
     const QString csv = attentionPanel()->selectedMatrixCsv();
-    QSaveFile file(path);
-    if (csv.isEmpty() || !file.open(QIODevice::WriteOnly))
-        return false;
-    file.write(csv.toUtf8());
-    if (!file.commit())
+    if (csv.isEmpty() || !writeBytes(csv.toUtf8(), path).isEmpty())
         return false;
     statusBar()->showMessage(tr("Exported the attention matrix to %1").arg(path), 8000);
     return true;

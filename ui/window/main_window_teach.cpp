@@ -1,10 +1,12 @@
 // The main window's teaching tools: checkpoint comparison, the training timeline, the scene
 // editor, and lessons (save and reopen a teaching moment).
+#include "model/api/files.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/panels/selection.h"
 #include "ui/panels/timeline_panel.h"
+#include "ui/window/background.h"
 #include "ui/window/main_window.h"
 
 #include <QComboBox>
@@ -178,13 +180,35 @@ bool MainWindow::saveLesson(const QString& path) {
     return true;
 }
 
+// The lesson is read and checked whole on a thread of its own (its files may be slow, or not
+// files at all); nothing on screen changes until it is known to be good.
 void MainWindow::openLesson(const QString& path, const LessonOverrides& overrides) {
-    Lesson l;
-    try {
-        l = readLesson(path, m_resourceDir);
-    } catch (const std::exception& e) {
-        return showError(QString::fromUtf8(e.what()));
-    }
+    struct Read {
+        Lesson lesson;
+        QString error;
+    };
+    ++m_reading;
+    const QString resources = m_resourceDir;
+    runInBackground<Read>(
+        this,
+        [path, resources] {
+            Read r;
+            try {
+                r.lesson = readLesson(path, resources);
+            } catch (const std::exception& e) {
+                r.error = QString::fromUtf8(e.what());
+            }
+            return r;
+        },
+        [this, path, overrides](Read& r) {
+            --m_reading;
+            if (!r.error.isEmpty())
+                return showError(r.error);
+            playLesson(std::move(r.lesson), path, overrides);
+        });
+}
+
+void MainWindow::playLesson(Lesson l, const QString& path, const LessonOverrides& overrides) {
     if (!overrides.checkpoint.isEmpty())
         l.checkpoint = overrides.checkpoint;
     if (!overrides.panel.isEmpty())
@@ -197,9 +221,12 @@ void MainWindow::openLesson(const QString& path, const LessonOverrides& override
         l.compareB = 1;
     }
     // Check what the lesson points at before touching anything: a bad lesson changes nothing.
-    for (const QString& file : {l.checkpoint, l.featuresPath})
-        if (!file.isEmpty() && !QFileInfo::exists(file))
-            return showError(tr("the lesson %1 needs %2, which does not exist").arg(path, file));
+    for (const QString& file : {l.checkpoint, l.featuresPath}) {
+        const QString why = QString::fromStdString(files::notRegularReason(file.toStdString()));
+        if (!file.isEmpty() && !why.isEmpty())
+            return showError(tr("the lesson %1 needs %2, which is %3")
+                                 .arg(path, file, why == "no such file" ? tr("missing") : why));
+    }
     if (l.input == Lesson::Input::None)
         return showError(tr("the lesson %1 has no image, scene or features to show").arg(path));
     m_session->playLesson(l, m_device->currentData().toString());
@@ -222,7 +249,7 @@ void MainWindow::applyLessonInput(const Lesson& l) {
         captionImage(fromQImage(l.image), l.imageName, false);
         break;
     case Lesson::Input::Features:
-        openFeatures(l.featuresPath, l.featuresRow);
+        captionFeatureRow(l.features, l.featuresPath, l.featuresRow);
         break;
     case Lesson::Input::None:
         break;
