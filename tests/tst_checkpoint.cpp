@@ -245,12 +245,15 @@ void TestCheckpoint::badConfigs() {
     ck.stateDict.erase(ck.stateDict.begin() + 10); // drop a key
     expectError([&] { buildModel(ck, 0); }, "lacks the key");
     ck = imported("2021");
-    ck.stateDict[0].second = torch::zeros({3, 3});
+    ck.stateDict[0].second = torch::zeros({10, 16});
     expectError([&] { buildModel(ck, 0); },
-                "visual_projection.weight has shape [3, 3] but the model expects [16, 10]");
+                "visual_projection.weight has shape [10, 16] but the model expects [16, 10]");
+    // A config the tensors do not bear out is refused before any model is built.
+    ck.stateDict[0].second = torch::zeros({3, 3});
+    expectError([&] { buildModel(ck, 0); }, "config says input_dim 10, but none of its tensors");
     ck = imported("2021");
     ck.config.numLayers = 3;
-    expectError([&] { buildModel(ck, 0); }, "transformer.layers.2");
+    expectError([&] { buildModel(ck, 0); }, "config says 3 layers, but its tensors hold 2");
     // Our format: a config whose head count does not divide the width is refused on open.
     ck = imported("2021");
     ck.config.numHeads = 2;

@@ -10,6 +10,9 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QSettings>
+
+#include <sys/stat.h>
 
 using namespace cl;
 
@@ -49,6 +52,8 @@ class TestEditor : public QObject {
     void badLessonsChangeNothing_data();
     void badLessonsChangeNothing();
     void lessonWriteFailureLeavesNoFile();
+    void lessonFromFifoIsRefused();
+    void lessonModelStaysOutOfRecentFiles();
 
   private:
     bool editAndWait(const std::function<void()>& edit);
@@ -265,6 +270,37 @@ void TestEditor::lessonWriteFailureLeavesNoFile() {
     const QString good = m_f.dir.filePath("good.cllesson");
     QVERIFY(m_f.window->saveLesson(good));
     QVERIFY(ui::readLesson(good).input == ui::Lesson::Input::Image);
+}
+
+void TestEditor::lessonFromFifoIsRefused() {
+    const QString fifo = m_f.dir.filePath("pipe.cllesson");
+    QCOMPARE(mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QSignalSpy errors(m_f.window.get(), &ui::MainWindow::errorShown);
+    m_f.window->openLesson(fifo); // used to block the GUI thread until someone wrote to it
+    QTRY_COMPARE(errors.count(), 1);
+    QVERIFY2(m_f.window->lastError().contains("it is a FIFO (named pipe)"),
+             qPrintable(m_f.window->lastError()));
+    QVERIFY(!m_f.window->lessonPending());
+}
+
+void TestEditor::lessonModelStaysOutOfRecentFiles() {
+    const QString copy = m_f.dir.filePath("lesson-model.pt");
+    QVERIFY(QFile::copy(cltest::kModel, copy));
+    const QString path = m_f.dir.filePath("m.cllesson");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "captionlens-lesson", "version": 1, "checkpoint": "lesson-model.pt",
+        "input": {"kind": "scene", "scene": {"side": 128, "background": {"from": [250,250,250],
+        "to": [250,250,250], "direction": 0, "noise": 0, "noise_seed": "1"}, "objects": []}}})");
+    f.close();
+    QSignalSpy opened(m_f.window.get(), &ui::MainWindow::lessonOpened);
+    m_f.window->openLesson(path);
+    QVERIFY(opened.wait(30000));
+    QCOMPARE(QString::fromStdString(m_f.window->model().path), copy);
+    auto recent = [] { return QSettings().value("recentCheckpoints").toStringList(); };
+    QVERIFY(!recent().contains(copy)); // the lesson brought it; the user did not open it
+    m_f.window->openCheckpoint(copy);
+    QTRY_VERIFY(recent().contains(copy));
 }
 
 QTEST_MAIN(TestEditor)

@@ -64,17 +64,20 @@ void addSceneCommand(CLI::App& app) {
     cmd->add_option("--size", side, "Image side in pixels")
         ->check(CLI::Range(32, 1024))
         ->capture_default_str();
-    cmd->add_option("-o,--out", out, "Output PNG")->required();
+    cmd->add_option("-o,--out", out, "Output image (.png, .jpg, .bmp, .ppm; - for standard output)")
+        ->required();
     cmd->add_flag("--json", json, "Print the ground truth as JSON");
     cmd->callback([] {
         const Scene s = generateScene(seed, side);
         saveRgbPng({s.spec.side, s.spec.side, s.rgb}, out);
+        // With -o - the image is standard output; the ground truth goes to standard error.
+        std::ostream& text = out == "-" ? std::cerr : std::cout;
         if (json) {
-            std::cout << groundTruth(s, seed).dump(2) << "\n";
+            text << groundTruth(s, seed).dump(2) << "\n";
             return;
         }
         for (const auto& c : s.captions)
-            std::cout << c << "\n";
+            text << c << "\n";
     });
 }
 

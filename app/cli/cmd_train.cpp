@@ -1,14 +1,16 @@
 #include "app/cli/commands.h"
+#include "model/api/errors.h"
 #include "model/api/trainer.h"
 
 #include <CLI/CLI.hpp>
 
-#include <cmath>
-#include <cstdlib>
-
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 #include <vector>
 
 namespace cl::cli {
@@ -29,6 +31,27 @@ void printProgress(const TrainProgress& p) {
                  p.loss, p.scenesPerSecond, eta / 60, eta % 60);
     if (p.step == p.steps)
         std::fprintf(stderr, "\n");
+}
+
+// "100,300,1000": whole steps in 1..steps, at most 1000 of them; anything else is one line.
+std::vector<int64_t> snapshotList(const std::string& text, int64_t steps) {
+    std::vector<int64_t> out;
+    for (size_t pos = 0; pos <= text.size() && !text.empty();) {
+        const size_t comma = std::min(text.find(',', pos), text.size());
+        const std::string item = text.substr(pos, comma - pos);
+        char* end = nullptr;
+        errno = 0;
+        const long long step = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || errno == ERANGE || step < 1 || step > steps)
+            throw std::invalid_argument("--snapshots: '" + printable(item, 40) +
+                                        "' is not a step in 1.." + std::to_string(steps) +
+                                        " (give steps like 100,300,1000)");
+        out.push_back(step);
+        if (out.size() > 1000)
+            throw std::invalid_argument("--snapshots: at most 1000 snapshots");
+        pos = comma + 1;
+    }
+    return out;
 }
 
 } // namespace
@@ -67,11 +90,7 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
     cmd->callback([] {
         o.snapshotSteps.clear();
-        for (size_t pos = 0; pos < snapshots.size();) {
-            const size_t comma = snapshots.find(',', pos);
-            o.snapshotSteps.push_back(std::stoll(snapshots.substr(pos, comma - pos)));
-            pos = comma == std::string::npos ? snapshots.size() : comma + 1;
-        }
+        o.snapshotSteps = snapshotList(snapshots, o.steps);
         o.onProgress = printProgress;
         const double loss = trainShapes(o);
         std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";

@@ -29,6 +29,8 @@ void ModelConfig::validate() const {
         require(encoder.grid > 0 && encoder.imageSize >= encoder.grid &&
                     encoder.imageSize % encoder.grid == 0,
                 "encoder image size must be a multiple of its grid");
+        require(encoder.imageSize <= 1024 && encoder.grid <= 64,
+                "encoder image size (at most 1024) or grid (at most 64) is out of range");
         require(encoder.channels > 0, "encoder channel count must be positive");
         require(inputDim % 4 == 0, "image models need an input width divisible by 4");
     }

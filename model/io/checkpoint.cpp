@@ -1,5 +1,6 @@
 #include "model/io/checkpoint.h"
 
+#include "model/api/errors.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
 
@@ -110,7 +111,7 @@ StateDict stateDictFrom(const Value& d, const std::string& where) {
         if (k.kind != Value::Kind::String)
             fail(where + " has a key that is not a string");
         if (v.kind != Value::Kind::Tensor)
-            fail(where + " entry '" + k.s + "' is a " + v.kindName() + ", not a tensor");
+            fail(where + " entry '" + printable(k.s) + "' is a " + v.kindName() + ", not a tensor");
         out.emplace_back(k.s, v.tensor);
     }
     return out;

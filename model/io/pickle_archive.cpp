@@ -1,5 +1,6 @@
 #include "model/io/pickle_archive.h"
 
+#include "model/api/errors.h"
 #include "model/api/files.h"
 #include "model/io/pickle_reader.h"
 #include "model/io/zip_directory.h"
@@ -46,7 +47,7 @@ void checkBudget(const zip::Directory& dir, uint64_t fileSize) {
                                : storage          ? fileSize
                                                   : kMaxSmallRecord;
         if (e.size > limit)
-            fail("record " + e.name + " would inflate to " + std::to_string(e.size) +
+            fail("record " + printable(e.name) + " would inflate to " + std::to_string(e.size) +
                  " bytes, over its budget of " + std::to_string(limit));
     }
     if (dir.totalSize() > 2 * fileSize + kMaxPickleBytes)
@@ -59,10 +60,10 @@ std::tuple<at::DataPtr, size_t> readRecord(caffe2::serialize::PyTorchStreamReade
                                            const zip::Directory& dir, const std::string& name) {
     const zip::Entry* e = dir.find(dir.prefix() + name);
     if (!e || !zip.hasRecord(name))
-        fail("the archive lacks the record " + name);
+        fail("the archive lacks the record " + printable(name));
     auto [data, size] = zip.getRecord(name);
     if (size != e->size || zip::crc32(data.get(), size) != e->crc)
-        fail("record " + name + " is damaged (its CRC does not match)");
+        fail("record " + printable(name) + " is damaged (its CRC does not match)");
     return {std::move(data), size};
 }
 
@@ -79,14 +80,14 @@ Value loadArchive(caffe2::serialize::PyTorchStreamReader& zip, const zip::Direct
         const auto record = "data/" + key;
         const int64_t want = numel * static_cast<int64_t>(c10::elementSize(dtype));
         if (numel > fileSize || want > fileSize)
-            fail("storage " + key + " declares " + std::to_string(numel) +
+            fail("storage " + printable(key) + " declares " + std::to_string(numel) +
                  " elements, more than the file holds");
         const zip::Entry* e = dir.find(dir.prefix() + record);
         if (!e)
-            fail("the archive lacks the storage record " + record);
+            fail("the archive lacks the storage record " + printable(record));
         if (static_cast<int64_t>(e->size) < want ||
             e->size > static_cast<uint64_t>(want) + kStorageSlack)
-            fail("storage " + key + " holds " + std::to_string(e->size) + " bytes but " +
+            fail("storage " + printable(key) + " holds " + std::to_string(e->size) + " bytes but " +
                  std::to_string(want) + " are declared");
         auto [data, size] = readRecord(zip, dir, record);
         auto t = torch::empty({numel}, torch::TensorOptions().dtype(dtype));

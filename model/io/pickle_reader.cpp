@@ -1,5 +1,6 @@
 #include "model/io/pickle_reader.h"
 
+#include "model/api/errors.h"
 #include "model/io/pickle_tensor.h"
 
 #include <algorithm>
@@ -196,7 +197,7 @@ Items Unpickler::popToMark() {
 void Unpickler::pushGlobal(const std::string& module, const std::string& name) {
     const std::string full = module + "." + name;
     if (!isAllowedGlobal(full))
-        fail("refusing to load: the file references " + full);
+        fail("refusing to load: the file references " + printable(full));
     Value g;
     g.kind = Value::Kind::Global;
     g.s = full;

@@ -1,5 +1,6 @@
 #include "model/io/pickle_tensor.h"
 
+#include "model/api/errors.h"
 #include <algorithm>
 #include <stdexcept>
 
@@ -69,7 +70,7 @@ bool isAllowedGlobal(const std::string& name) {
 c10::ScalarType storageDtype(const std::string& name) {
     auto it = storageTypes().find(name);
     if (it == storageTypes().end())
-        fail("unsupported storage type " + name);
+        fail("unsupported storage type " + printable(name));
     return it->second;
 }
 
@@ -98,7 +99,8 @@ torch::Tensor TensorRebuilder::storage(const Value& ref) {
     auto found = m_storages.find(ref.s);
     if (found != m_storages.end()) {
         if (found->second.scalar_type() != ref.dtype || found->second.numel() != ref.i)
-            fail("storage " + ref.s + " is declared twice with different types or sizes");
+            fail("storage " + printable(ref.s) +
+                 " is declared twice with different types or sizes");
         return found->second;
     }
     auto t = m_loader(ref.s, ref.dtype, ref.i);
@@ -157,7 +159,7 @@ Value TensorRebuilder::call(const std::string& global, const Items& args) {
             fail("OrderedDict built from arguments is not supported");
         return d;
     }
-    fail("refusing to call " + global);
+    fail("refusing to call " + printable(global));
 }
 
 } // namespace cl::pickle

@@ -1,5 +1,7 @@
 #include "model/io/zip_directory.h"
 
+#include "model/api/errors.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -130,12 +132,12 @@ Directory::Directory(const std::string& bytes, size_t maxEntries) {
         applyZip64(e, offset, c.take(extraLength));
         c.take(comment);
         if (offset >= bytes.size() || e.compressedSize > bytes.size())
-            fail("record " + e.name + " lies outside the file");
+            fail("record " + printable(e.name) + " lies outside the file");
         if (i == 0)
             m_prefix = e.name.substr(0, e.name.find('/') + 1);
         m_total += e.size;
         if (!m_entries.emplace(lower(e.name), e).second)
-            throw std::runtime_error("the archive holds two records named " + e.name +
+            throw std::runtime_error("the archive holds two records named " + printable(e.name) +
                                      " (names differ only in case or not at all)");
     }
 }

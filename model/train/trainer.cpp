@@ -114,6 +114,7 @@ double trainShapes(const TrainOptions& given) {
     TrainOptions o = given;
     if (!o.resume.empty()) {
         ck = readCheckpoint(o.resume);
+        checkConfigAgainstTensors(ck.config, ck.stateDict);
         o = optionsFrom(ck, given);
     }
     const Vocabulary vocab(shapesVocabulary());

@@ -45,7 +45,8 @@ LoadedImage loadImage(const QString& path) {
     const std::string why = files::notRegularReason(path.toStdString());
     if (!why.empty()) {
         out.error =
-            QStringLiteral("cannot open image %1: %2").arg(path, QString::fromStdString(why));
+            QStringLiteral("cannot open image %1: %2")
+                .arg(path, QString::fromStdString(why.compare(0, 2, "a ") ? why : "it is " + why));
         return out;
     }
     if (QFileInfo(path).size() > kMaxImageFileBytes) {

@@ -1,0 +1,385 @@
+// Hostile files, round two (issue 15): each crafted file or command of the adversarial review runs
+// the real CLI in a child process, which must end within 10 s, below 512 MB of peak memory
+// (getrusage of that child through wait4), with exit status 1 and one readable line naming the
+// problem. Writes go to FIFOs, symbolic links and "-" in a temporary folder, never to a device.
+#include "model/api/config.h"
+#include "model/api/vocabulary.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+#include "test_util.h"
+
+#include <caffe2/serialize/inline_container.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+extern char** environ;
+
+using namespace std::string_literals;
+using namespace cl;
+using cltest::readBytes;
+
+namespace {
+
+constexpr long kMaxRssKb = 512 * 1024;
+constexpr double kMaxSeconds = 10.0;
+
+struct Run {
+    int status = -1;
+    long maxRssKb = 0;
+    double seconds = 0;
+    std::string out, err;
+};
+
+// Runs the CLI with `args` under rss_probe (which measures the CLI alone); stdout and stderr go to
+// files in `dir`. Killed after 30 s.
+Run runCli(const QString& dir, const std::vector<std::string>& args) {
+    const std::string outPath = (dir + "/stdout").toStdString();
+    const std::string errPath = (dir + "/stderr").toStdString();
+    const std::string probePath = (dir + "/probe").toStdString();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    std::vector<std::string> all{CL_RSS_PROBE, probePath, CL_CLI};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    Run run;
+    pid_t pid = 0;
+    ::unlink(probePath.c_str());
+    const int spawned = posix_spawn(&pid, CL_RSS_PROBE, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        return run;
+    const auto start = std::chrono::steady_clock::now();
+    while (waitpid(pid, &run.status, WNOHANG) != pid) {
+        if (std::chrono::steady_clock::now() - start > std::chrono::seconds(30)) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &run.status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::sscanf(readBytes(probePath).c_str(), "%ld %lf", &run.maxRssKb, &run.seconds);
+    run.out = readBytes(outPath);
+    run.err = readBytes(errPath);
+    return run;
+}
+
+std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
+    std::string out;
+    caffe2::serialize::PyTorchStreamWriter w([&](const void* d, size_t n) {
+        out.append(static_cast<const char*>(d), n);
+        return n;
+    });
+    for (const auto& [name, data] : records)
+        w.writeRecord(name, data.data(), data.size());
+    w.writeEndOfFile();
+    return out;
+}
+
+std::string u32(uint32_t v) {
+    return std::string(reinterpret_cast<const char*>(&v), 4);
+}
+
+std::string unicode(const std::string& s) { // BINUNICODE
+    return "X" + u32(static_cast<uint32_t>(s.size())) + s;
+}
+
+// A pickle of `body` (protocol 2) in an archive with `records` besides.
+std::string archive(const std::string& body,
+                    std::vector<std::pair<std::string, std::string>> records = {}) {
+    records.insert(records.begin(), {"data.pkl", "\x80\x02"s + body + "."});
+    return zipWith(records);
+}
+
+// 63 levels of tuples, each holding the level below twice through the memo: walked path by path
+// that is 2^63 steps.
+std::string sharedDag() {
+    std::string p = "]q\x00"s; // the level below stays on the stack and is paired with its copy
+    for (int level = 1; level < 64; ++level)
+        p += "h"s + char(level - 1) + "\x86q"s + char(level);
+    return archive(p);
+}
+
+std::string repeatedKey() {
+    std::string p = "}";
+    for (int i = 0; i < 300000; ++i)
+        p += unicode("k") + "K\x01s";
+    return archive(p);
+}
+
+// A [16384, 16384] view with strides [0, 0] over a 16-element storage.
+std::string zeroStrides() {
+    const std::string p = "ctorch._utils\n_rebuild_tensor_v2\n(" +
+                          ("("s + unicode("storage") + "ctorch\nFloatStorage\n" + unicode("0") +
+                           unicode("cpu") + "K\x10tQ") +
+                          "K\x00M\x00\x40M\x00\x40\x86K\x00K\x00\x86\x89"s +
+                          "ccollections\nOrderedDict\n)RtR";
+    return archive(p, {{"data/0", std::string(64, '\0')}});
+}
+
+std::string sharedString() {
+    std::string p = "](" + unicode(std::string(4 << 20, 'a')) + "q\x01";
+    for (int i = 0; i < 250; ++i)
+        p += "h\x01";
+    return archive(p + "e");
+}
+
+// Patches the inflated size of data.pkl in the central directory (and the local header).
+std::string declaringPickleOf(uint32_t bytes) {
+    std::string z = archive("}");
+    for (const std::string& sig : {"PK\x01\x02"s, "PK\x03\x04"s}) {
+        const size_t at = z.find(sig);
+        const size_t sizeAt = at + (sig[2] == 1 ? 24 : 22);
+        z.replace(sizeAt, 4, u32(bytes));
+    }
+    return z;
+}
+
+std::string damagedCrc() {
+    std::string z = archive("}");
+    const size_t at = z.find("\x80\x02}."s);
+    z[at + 2] = ']'; // a list, if nobody checked
+    return z;
+}
+
+std::string caseTwins() {
+    return zipWith({{"data.pkl", "\x80\x02}."s}, {"DATA.PKL", "\x80\x02]."s}});
+}
+
+std::string stackGlobal(const std::string& module, const std::string& name) {
+    return archive("\x8c"s + char(module.size()) + module + "\x8c"s + char(name.size()) + name +
+                   "\x93");
+}
+
+std::string npyOf(const std::vector<double>& values, int rows) {
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
+                         std::to_string(rows) + ", " + std::to_string(values.size() / rows) +
+                         "), }";
+    header.resize(118, ' ');
+    header += '\n';
+    std::string out = "\x93NUMPY\x01\x00"s + char(header.size()) + '\0' + header;
+    out.append(reinterpret_cast<const char*>(values.data()), values.size() * 8);
+    return out;
+}
+
+std::string nestedVocab() {
+    std::string v = "{\"idx_to_word\": [";
+    for (int i = 0; i < 3000000; ++i)
+        v += i ? ",[]" : "[]";
+    return v + "]}";
+}
+
+} // namespace
+
+class TestHostile : public QObject {
+    Q_OBJECT
+  private slots:
+    void init() { QVERIFY(m_dir.isValid()); }
+    void refusedWithinBudget_data();
+    void refusedWithinBudget();
+    void forgedConfigIsRefusedBeforeAllocating();
+    void fifosAreRefusedWithoutWaiting_data();
+    void fifosAreRefusedWithoutWaiting();
+    void sceneWritesThroughFifo();
+    void sceneWritesLinkTarget();
+    void sceneWritesStdout();
+    void sceneRefusesFoldersAndUnknownSuffixes();
+
+  private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    void write(const QString& name, const std::string& bytes) const {
+        QFile f(path(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes.data(), qint64(bytes.size()));
+    }
+    // The tinyTest features model (10-wide rows); `ffn` forges its config's ffn_dim when not 0.
+    void writeTinyModel(const QString& name, int64_t ffn) const {
+        const ModelConfig c = presets::tinyTest();
+        CaptioningTransformer model(c, 0);
+        Checkpoint ck;
+        ck.config = c;
+        if (ffn)
+            ck.config.ffnDim = ffn;
+        ck.vocab = Vocabulary::numbered(c.vocabSize).words();
+        ck.stateDict = stateDictOf(*model);
+        writeCheckpoint(path(name).toStdString(), ck);
+    }
+    void expectRefused(const std::vector<std::string>& args, const QString& expected);
+    QTemporaryDir m_dir;
+};
+
+void TestHostile::expectRefused(const std::vector<std::string>& args, const QString& expected) {
+    const Run r = runCli(m_dir.path(), args);
+    const QString err = QString::fromStdString(r.err);
+    qInfo("%s: %.2f s, peak %ld MB", qPrintable(QTest::currentDataTag()), r.seconds,
+          r.maxRssKb / 1024);
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 1,
+             qPrintable(QString("status %1: %2").arg(r.status).arg(err)));
+    QVERIFY2(err.contains(expected), qPrintable(err));
+    QVERIFY2(err.trimmed().count('\n') == 0, qPrintable(err));
+    QVERIFY2(r.seconds < kMaxSeconds, qPrintable(QString::number(r.seconds)));
+    QVERIFY2(r.maxRssKb < kMaxRssKb, qPrintable(QString::number(r.maxRssKb)));
+}
+
+void TestHostile::refusedWithinBudget_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QStringList>("args"); // FILE stands for the crafted file
+    QTest::addColumn<QString>("expected");
+    const QStringList info{"info", "FILE"};
+    auto add = [&](const char* tag, const std::string& bytes, const QStringList& args,
+                   const char* expected, const char* file = "x.pt") {
+        QTest::newRow(tag) << file << QByteArray::fromStdString(bytes) << args << expected;
+    };
+    add("memo-shared DAG 63 deep", sharedDag(), info, "no format tag");
+    add("300k SETITEMs of one key", repeatedKey(), info, "no format tag");
+    add("zero strides", zeroStrides(), info, "zero or overlapping strides");
+    add("4 MiB string fetched 250 times", sharedString(), info, "no format tag");
+    add("data.pkl declaring 1 GiB", declaringPickleOf(1u << 30), info,
+        "would inflate to 1073741824 bytes");
+    add("data.pkl declaring 515 MB", declaringPickleOf(515u << 20), info, "over its budget");
+    add("damaged CRC", damagedCrc(), info, "its CRC does not match");
+    add("names equal but for case", caseTwins(), info, "two records named");
+    add("newline in a global's name", stackGlobal("collections", "OrderedDict\nos.system"), info,
+        "collections.OrderedDict\\x0aos.system");
+    add("terminal escapes in a global's name", stackGlobal("\x1b[2J", "x"), info,
+        "references \\x1b[2J.x");
+    const QStringList features{"caption", "--checkpoint", "TINY", "--features", "FILE"};
+    std::vector<double> rows(20, 0.5);
+    rows[13] = std::nan("");
+    add("NaN feature", npyOf(rows, 2), features, "row 1 of", "f.npy");
+    rows[13] = 0.5;
+    rows[2] = 1e300;
+    add("1e300 feature", npyOf(rows, 2), features, "row 0 of", "f.npy");
+    add("nested vocabulary", nestedVocab(),
+        {"import-cs231n", CL_TEST_DATA "/course_2021.pt", "--vocab", "FILE", "-o", "out.pt"},
+        "holds over 1048576 values", "v.json");
+    add("checkpoint is a folder", {}, {"info", "."}, "it is a directory");
+    add("snapshots abc", {}, {"train", "--steps", "5", "--snapshots", "abc", "-o", "t.pt"},
+        "'abc' is not a step in 1..5");
+}
+
+void TestHostile::refusedWithinBudget() {
+    QFETCH(QString, file);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    write(file, bytes.toStdString());
+    writeTinyModel("tiny.pt", 0);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a == "FILE"   ? path(file).toStdString()
+                       : a == "."    ? m_dir.path().toStdString()
+                       : a == "TINY" ? path("tiny.pt").toStdString()
+                                     : a.toStdString());
+    expectRefused(argv, expected);
+}
+
+void TestHostile::forgedConfigIsRefusedBeforeAllocating() {
+    // A real small model whose config claims a 2^22-wide feed-forward layer: built first, it
+    // allocated 4.4 GB before the shapes were compared.
+    writeTinyModel("forged.pt", 1 << 22);
+    expectRefused({"caption", "--checkpoint", path("forged.pt").toStdString(), "--features",
+                   path("none.npy").toStdString()},
+                  "ffn_dim 4194304");
+}
+
+void TestHostile::fifosAreRefusedWithoutWaiting_data() {
+    QTest::addColumn<QStringList>("args"); // FIFO stands for a named pipe nobody writes to
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("checkpoint") << QStringList{"info", "FIFO"} << "checkpoint";
+    QTest::newRow("features") << QStringList{"caption", "--checkpoint", "TINY", "--features",
+                                             "FIFO"}
+                              << "feature file";
+    QTest::newRow("vocabulary")
+        << QStringList{"import-cs231n", CL_TEST_DATA "/course_2021.pt", "--vocab", "FIFO", "-o",
+                       "out.pt"}
+        << "vocabulary";
+    QTest::newRow("image") << QStringList{"caption", "--checkpoint", "TINY", "FIFO"} << "image";
+}
+
+void TestHostile::fifosAreRefusedWithoutWaiting() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    const std::string fifo = path("pipe").toStdString();
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    writeTinyModel("tiny.pt", 0);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a == "FIFO"   ? fifo
+                       : a == "TINY" ? path("tiny.pt").toStdString()
+                                     : a.toStdString());
+    expectRefused(argv,
+                  expected + " " + QString::fromStdString(fifo) + ": it is a FIFO (named pipe)");
+    ::unlink(fifo.c_str());
+}
+
+void TestHostile::sceneWritesThroughFifo() {
+    const std::string fifo = path("pipe.png").toStdString();
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    std::string png;
+    std::thread reader([&] {
+        const int fd = ::open(fifo.c_str(), O_RDONLY); // waits for the writer
+        char buf[65536];
+        for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+            png.append(buf, size_t(n));
+        ::close(fd);
+    });
+    const Run r = runCli(m_dir.path(), {"scene", "--seed", "3", "-o", fifo});
+    reader.join();
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    QVERIFY(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    struct stat st {};
+    QCOMPARE(stat(fifo.c_str(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode)); // written through, never replaced by a regular file
+}
+
+void TestHostile::sceneWritesLinkTarget() {
+    write("target.png", "old");
+    QCOMPARE(symlink("target.png", path("link.png").toLocal8Bit().constData()), 0);
+    const Run r =
+        runCli(m_dir.path(), {"scene", "--seed", "3", "-o", path("link.png").toStdString()});
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    QVERIFY(QFileInfo(path("link.png")).isSymLink()); // the link stays a link
+    QVERIFY(readBytes(path("target.png").toStdString()).compare(0, 4, "\x89PNG") == 0);
+}
+
+void TestHostile::sceneWritesStdout() {
+    const Run r = runCli(m_dir.path(), {"scene", "--seed", "3", "-o", "-"});
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    QVERIFY(r.out.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    QVERIFY(r.out.size() > 100 && r.out.compare(r.out.size() - 8, 4, "IEND") == 0); // PNG only
+    QVERIFY(!QFileInfo::exists(path("-")));
+}
+
+void TestHostile::sceneRefusesFoldersAndUnknownSuffixes() {
+    expectRefused({"scene", "--seed", "3", "-o", path("x.svg").toStdString()},
+                  "written as .png, .jpg, .bmp or .ppm");
+    QVERIFY(!QFileInfo::exists(path("x.svg")));
+    QDir(m_dir.path()).mkdir("folder.png");
+    expectRefused({"scene", "--seed", "3", "-o", path("folder.png").toStdString()},
+                  "it is a directory");
+}
+
+QTEST_GUILESS_MAIN(TestHostile)
+#include "tst_hostile.moc"
