@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
-#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image; default all)
+#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson; default
+#                                            all)
 # FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
-# measures wall time, so raise it when the machine is busy with other work.
+# measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
+# 2048): the memory limit per target. Targets with a dictionary (tests/fuzz/TARGET.dict: pickle
+# opcodes and zip headers, lesson keys) get it.
 # Needs the sanitizer build with fuzzers (scripts/sanitize.sh makes it; BUILD_DIR to override).
 # Findings (crash-*, leak-*, timeout-*) land in $BUILD_DIR/fuzz-findings; exits 1 on any.
 set -euo pipefail
@@ -10,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson)
 BUILD_DIR=${BUILD_DIR:-build-asan}
 CLI="$BUILD_DIR/app/cli/captionlens-cli"
 CORPUS="$BUILD_DIR/fuzz-corpus"
@@ -24,7 +27,8 @@ export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
 
 seed_corpora() {
   local c="$CORPUS"
-  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image"
+  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson"
+  cp resources/lessons/*.cllesson "$c/lesson/"
   # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
   if [ ! -f "$c/checkpoint/tiny.pt" ]; then
     "$CLI" train --steps 1 --batch 1 --heads 1 --layers 1 --width 8 --ffn 8 \
@@ -53,11 +57,13 @@ for t in "${TARGETS[@]}"; do
   bin="$BUILD_DIR/tests/fuzz/fuzz_$t"
   mkdir -p "$CORPUS/$t-work"
   log="$BUILD_DIR/fuzz-$t.log"
+  dict=()
+  [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
   set +e
   # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
   # Qt may decode, 256 MiB, takes about 6 s there); -rss_limit_mb bounds memory.
   "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout="${FUZZ_TIMEOUT:-20}" \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
   set -e

@@ -1,5 +1,5 @@
 #include "app/cli/commands.h"
-#include "app/common/json_limits.h"
+#include "model/api/json_limits.h"
 #include "model/api/captioner.h"
 
 #include <CLI/CLI.hpp>

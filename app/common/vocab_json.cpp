@@ -1,6 +1,6 @@
 #include "app/common/vocab_json.h"
 
-#include "app/common/json_limits.h"
+#include "model/api/json_limits.h"
 #include "model/api/files.h"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 #include "ui/window/lesson.h"
 
 #include "model/api/files.h"
+#include "model/api/json_limits.h"
 #include "model/api/npy.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/imaging/image_writer.h"
@@ -280,9 +281,23 @@ std::vector<float> readFeatureRow(const QString& path, int row) {
 Lesson readLesson(const QString& path, const QString& resources) {
     // Only a regular file within budget (a FIFO or /dev/zero used to hang the reader).
     const std::string bytes = files::readRegular(path.toStdString(), kMaxLessonBytes, "lesson");
+    return parseLesson(QByteArray::fromRawData(bytes.data(), int(bytes.size())), path,
+                       QFileInfo(path).absolutePath(), resources);
+}
+
+Lesson parseLesson(const QByteArray& bytes, const QString& path, const QString& folder,
+                   const QString& resources) {
+    if (bytes.size() > kMaxLessonBytes)
+        fail(QObject::tr("%1 is over %2 MiB; a lesson is at most that")
+                 .arg(path)
+                 .arg(kMaxLessonBytes >> 20));
+    try { // a lesson is 4 levels deep; an embedded image is one long string
+        checkJsonBudget(bytes.toStdString(), 16, 1u << 16, path.toStdString());
+    } catch (const std::exception& e) {
+        fail(QString::fromStdString(e.what()));
+    }
     QJsonParseError err;
-    const QJsonDocument doc =
-        QJsonDocument::fromJson(QByteArray::fromRawData(bytes.data(), int(bytes.size())), &err);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
     if (doc.isNull())
         fail(QObject::tr("%1 is not a lesson: %2").arg(path, err.errorString()));
     const QJsonObject root = doc.object();
@@ -292,7 +307,7 @@ Lesson readLesson(const QString& path, const QString& resources) {
         fail(QObject::tr("%1 is a lesson of version %2; this CaptionLens reads version 1")
                  .arg(path)
                  .arg(root.value("version").toInt()));
-    const Places dir{QFileInfo(path).absoluteDir(), resources};
+    const Places dir{QDir(folder), resources};
     Lesson l;
     readInput(l, object(root, "input", "input"), dir);
     l.checkpoint = resolve(dir, text(root, "checkpoint", "checkpoint"));

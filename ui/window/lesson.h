@@ -47,6 +47,10 @@ QString writeLesson(const Lesson& lesson, const QString& path, const QString& re
 // with a one-line reason. Reads files: call it off the GUI thread.
 Lesson readLesson(const QString& path, const QString& resources = {});
 
+// The same from the file's bytes; relative paths resolve against `folder` (fuzzing, tests).
+Lesson parseLesson(const QByteArray& bytes, const QString& name, const QString& folder,
+                   const QString& resources = {});
+
 // One row of a .npy feature file through the checked reader: in range, finite; throws one line.
 std::vector<float> readFeatureRow(const QString& path, int row);
 
