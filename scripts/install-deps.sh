@@ -3,8 +3,10 @@
 # clang and its runtime libraries build the sanitizer and libFuzzer checks (scripts/sanitize.sh);
 # rsvg-convert and help2man make the icon sizes and man pages; dpkg-dev, desktop-file-utils,
 # appstream, shared-mime-info and xdg-utils build and check the installed desktop files and .deb.
-# Run as root (or through sudo). libopenblas0-pthread matters: Debian's LibTorch calls the generic
-# libblas.so.3, which without it is the reference BLAS, about 30x slower on matrix products.
+# libhdf5-dev reads the course's data files (coco_captioning/*.h5); python3-h5py writes their
+# test fixtures. Run as root (or through sudo). libopenblas0-pthread matters: Debian's LibTorch
+# calls the generic libblas.so.3, which without it is the reference BLAS, about 30x slower on
+# matrix products.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -13,8 +15,8 @@ PACKAGES=(
   build-essential cmake ninja-build
   qt6-base-dev libqcustomplot-dev
   libtorch-dev libopenblas0-pthread
-  nlohmann-json3-dev libcli11-dev
-  python3-torch python3-numpy
+  nlohmann-json3-dev libcli11-dev libhdf5-dev
+  python3-torch python3-numpy python3-h5py
   xvfb xauth
   clang libclang-rt-14-dev
   librsvg2-bin help2man dpkg-dev

@@ -1,11 +1,14 @@
 #include "app/cli/commands.h"
 #include "app/common/trace_json.h"
 #include "model/api/captioner.h"
+#include "model/api/course_data.h"
+#include "model/api/course_eval.h"
 #include "model/api/npy.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -14,20 +17,82 @@ namespace cl::cli {
 namespace {
 
 struct CaptionOptions {
-    std::string checkpoint, device = "cpu", features, forcePrefix;
-    int64_t maxLength = 30, topK = 5, row = -1;
+    std::string checkpoint, device = "cpu", features, forcePrefix, data, split = "val";
+    int64_t maxLength = 30, topK = 5, row = -1, captionIndex = -1;
     bool json = false, attention = false;
     std::vector<std::string> inputs;
+    std::vector<int64_t> images; // --image: rows of the course data split
 };
 
 struct Result {
     std::string input;
     CaptionTrace trace;
+    int64_t image = -1; // course data: the image row, its references and URL
+    std::vector<std::string> references;
+    std::string url;
 };
+
+bool isHdf5(const std::string& path) {
+    for (const char* suffix : {".h5", ".hdf5"}) {
+        const std::string s = suffix;
+        if (path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0)
+            return true;
+    }
+    return false;
+}
+
+// A .npy, or the `features` dataset of an .h5 file read lazily (only the rows asked for).
+NpyMatrix featureMatrix(const std::string& path, int64_t row) {
+    if (!isHdf5(path))
+        return readNpy(path);
+    NpyMatrix m;
+    m.rows = h5FeatureRows(path, &m.cols);
+    if (row < 0 && m.rows > 256)
+        throw std::invalid_argument(path + " holds " + std::to_string(m.rows) +
+                                    " rows; pick one with --row");
+    if (row >= m.rows)
+        throw std::runtime_error("--row " + std::to_string(row) + " is outside the " +
+                                 std::to_string(m.rows) + " rows of " + path);
+    const int64_t first = std::max<int64_t>(row, 0), count = row >= 0 ? 1 : m.rows;
+    const auto rows = h5Features(path, first, count);
+    m.data.assign(static_cast<size_t>(m.rows * m.cols), 0.f);
+    std::copy(rows.begin(), rows.end(), m.data.begin() + first * m.cols);
+    return m;
+}
+
+std::vector<Result> captionCourseImages(Captioner& model, const CaptionOptions& o,
+                                        const DecodeOptions& d) {
+    const CourseData data(o.data);
+    const Split split = splitFromName(o.split);
+    std::vector<int64_t> images = o.images;
+    if (o.captionIndex >= 0)
+        images.push_back(data.captionImage(split, o.captionIndex));
+    if (images.empty())
+        throw std::invalid_argument("--data needs --image I or --caption-index K");
+    const int64_t width = model.info().config.inputDim;
+    std::vector<float> rows;
+    for (auto image : images) {
+        const auto f = data.features(split, image, width);
+        rows.insert(rows.end(), f.begin(), f.end());
+    }
+    auto traces = model.captionFeatures(rows, static_cast<int64_t>(images.size()), d);
+    std::vector<Result> out;
+    for (size_t i = 0; i < images.size(); ++i) {
+        Result r{o.split + ":" + std::to_string(images[i]),
+                 std::move(traces[i]),
+                 images[i],
+                 {},
+                 data.url(split, images[i])};
+        for (const auto& ref : data.references(split, images[i]))
+            r.references.push_back(captionText(ref, model.vocab()));
+        out.push_back(std::move(r));
+    }
+    return out;
+}
 
 std::vector<Result> captionFeatureRows(Captioner& model, const CaptionOptions& o,
                                        const DecodeOptions& d) {
-    const NpyMatrix m = readNpy(o.features);
+    const NpyMatrix m = featureMatrix(o.features, o.row);
     if (m.cols != model.info().config.inputDim)
         throw std::runtime_error(o.features + " has rows of width " + std::to_string(m.cols) +
                                  " but the model expects " +
@@ -44,7 +109,8 @@ std::vector<Result> captionFeatureRows(Captioner& model, const CaptionOptions& o
     auto traces = model.captionFeatures(rows, count, d);
     std::vector<Result> out;
     for (int64_t i = 0; i < count; ++i)
-        out.push_back({o.features + ":" + std::to_string(first + i), std::move(traces[i])});
+        out.push_back(
+            {o.features + ":" + std::to_string(first + i), std::move(traces[i]), -1, {}, {}});
     return out;
 }
 
@@ -60,15 +126,19 @@ std::vector<Result> captionImageFiles(Captioner& model, const CaptionOptions& o,
     auto traces = model.captionImages(images, d);
     std::vector<Result> out;
     for (size_t i = 0; i < traces.size(); ++i)
-        out.push_back({o.inputs[i], std::move(traces[i])});
+        out.push_back({o.inputs[i], std::move(traces[i]), -1, {}, {}});
     return out;
 }
 
 void runCaption(const CaptionOptions& o) {
-    if (o.features.empty() == o.inputs.empty())
-        throw std::invalid_argument("give image files or --features FILE.npy (not both)");
+    const int sources = !o.features.empty() + !o.inputs.empty() + !o.data.empty();
+    if (sources != 1)
+        throw std::invalid_argument(
+            "give image files, --features FILE.npy|FILE.h5 or --data DIR (exactly one)");
     if (o.row >= 0 && o.features.empty())
         throw std::invalid_argument("--row needs --features");
+    if ((!o.images.empty() || o.captionIndex >= 0) && o.data.empty())
+        throw std::invalid_argument("--image and --caption-index need --data DIR");
     auto model = Captioner::open(o.checkpoint, o.device);
     DecodeOptions d;
     d.maxLength = o.maxLength;
@@ -76,8 +146,9 @@ void runCaption(const CaptionOptions& o) {
     d.forcedPrefix = model->vocab().encode(o.forcePrefix);
     for (const auto& w : model->info().warnings)
         std::cerr << "warning: " << w << "\n";
-    const auto results =
-        o.features.empty() ? captionImageFiles(*model, o, d) : captionFeatureRows(*model, o, d);
+    const auto results = !o.data.empty()      ? captionCourseImages(*model, o, d)
+                         : o.features.empty() ? captionImageFiles(*model, o, d)
+                                              : captionFeatureRows(*model, o, d);
     for (const auto& r : results) {
         if (!o.json) {
             std::cout << r.trace.text() << "\n";
@@ -85,6 +156,11 @@ void runCaption(const CaptionOptions& o) {
         }
         auto j = traceToJson(r.trace, o.attention);
         j["input"] = r.input;
+        if (r.image >= 0) {
+            j["image_index"] = r.image;
+            j["references"] = r.references;
+            j["url"] = r.url;
+        }
         std::cout << j.dump() << "\n";
     }
 }
@@ -106,7 +182,17 @@ void addCaptionCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--json", o.json, "One JSON object per input, one per line");
     cmd->add_flag("--attention", o.attention, "With --json: include every attention matrix");
-    cmd->add_option("--features", o.features, "NumPy .npy of shape (D,) or (N, D)");
+    cmd->add_option("--features", o.features,
+                    "NumPy .npy of shape (D,) or (N, D), or an .h5 file's 'features' dataset");
+    cmd->add_option("--data", o.data, "The course's coco_captioning folder");
+    cmd->add_option("--split", o.split, "With --data: val or train")
+        ->check(CLI::IsMember({"val", "train"}))
+        ->capture_default_str();
+    cmd->add_option("--image", o.images, "With --data: caption this image row (repeatable)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--caption-index", o.captionIndex,
+                    "With --data: caption the image of this ground-truth caption")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--row", o.row, "Caption only this row of --features")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--force-prefix", o.forcePrefix,

@@ -13,6 +13,7 @@ namespace {
 struct ImportOptions {
     std::string input, vocab, out, layout = "auto";
     int64_t heads = 2;
+    int64_t steps = 0;
 };
 
 void runImport(const ImportOptions& o) {
@@ -22,7 +23,10 @@ void runImport(const ImportOptions& o) {
     import.heads = o.heads;
     import.layout = o.layout;
     import.output = o.out;
+    import.steps = o.steps;
     const ImportReport report = importCourseCheckpoint(import);
+    for (const auto& n : report.notes)
+        std::cerr << "note: " << n << "\n";
     for (const auto& w : report.warnings)
         std::cerr << "warning: " << w << "\n";
     const ModelConfig& c = report.config;
@@ -46,6 +50,8 @@ void addImportCommand(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "2021", "2025"}))
         ->capture_default_str();
     cmd->add_option("-o,--out", o.out, "Output checkpoint")->required();
+    cmd->add_option("--steps", o.steps, "Training steps behind this state_dict (for the timeline)")
+        ->check(CLI::NonNegativeNumber);
     cmd->callback([] { runImport(o); });
 }
 

@@ -1,6 +1,6 @@
 #include "app/cli/commands.h"
-#include "model/api/json_limits.h"
 #include "model/api/captioner.h"
+#include "model/api/json_limits.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -136,6 +136,41 @@ std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& r
     return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
 }
 
+Captioner::CaptionLoss Captioner::featureCaptionLoss(const std::vector<float>& rows,
+                                                     const std::vector<int64_t>& captions,
+                                                     int64_t count, int64_t length) {
+    const auto dim = d->info.config.inputDim;
+    if (d->info.config.memory != MemoryKind::Features)
+        throw std::invalid_argument("this model captions images, not feature vectors");
+    if (count <= 0 || length < 2 || static_cast<int64_t>(rows.size()) != count * dim ||
+        static_cast<int64_t>(captions.size()) != count * length)
+        throw std::invalid_argument("caption loss needs matching feature rows and captions");
+    const int64_t vocab = d->info.config.vocabSize;
+    for (auto id : captions)
+        if (id < 0 || id >= vocab)
+            throw std::invalid_argument("a caption holds word id " + std::to_string(id) +
+                                        ", outside this model's " + std::to_string(vocab) +
+                                        " words");
+    // Positions past the model's table cannot be scored; the course's captions (17) fit in 30.
+    const int64_t steps = std::min<int64_t>(length - 1, d->info.config.maxLength);
+    c10::InferenceMode inference;
+    auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
+    auto ids =
+        torch::from_blob(const_cast<int64_t*>(captions.data()), {count, length}, torch::kLong)
+            .to(d->device);
+    auto in = ids.slice(1, 0, steps), target = ids.slice(1, 1, steps + 1);
+    auto scores = d->model->forward(x, in);
+    auto loss =
+        torch::nn::functional::cross_entropy(scores.reshape({-1, vocab}), target.reshape({-1}),
+                                             torch::nn::functional::CrossEntropyFuncOptions()
+                                                 .ignore_index(d->vocab.nullId())
+                                                 .reduction(torch::kSum));
+    CaptionLoss out;
+    out.sum = loss.item<double>();
+    out.tokens = target.ne(d->vocab.nullId()).sum().item<int64_t>();
+    return out;
+}
+
 std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& images,
                                                    const DecodeOptions& options) {
     DecodeScope scope(d->model, options);

@@ -39,6 +39,16 @@ class Captioner {
     // rows: count * inputDim floats (feature models).
     std::vector<CaptionTrace> captionFeatures(const std::vector<float>& rows, int64_t count,
                                               const DecodeOptions& options);
+    // Teacher-forced cross-entropy of ground-truth captions (count rows of `length` word ids, as
+    // the course stores them: <START> ... <END> <NULL>...) given their feature rows: the summed
+    // loss over every non-<NULL> target token (including <END>), and that token count.
+    struct CaptionLoss {
+        double sum = 0;
+        int64_t tokens = 0;
+    };
+    CaptionLoss featureCaptionLoss(const std::vector<float>& rows,
+                                   const std::vector<int64_t>& captions, int64_t count,
+                                   int64_t length);
     // Image models; images of any size are resized by the model (image_encoder.h).
     std::vector<CaptionTrace> captionImages(const std::vector<RgbImage>& images,
                                             const DecodeOptions& options);

@@ -14,11 +14,13 @@ struct CourseImport {
     int64_t heads = 2;              // not stored in a state_dict; the notebook uses 2
     std::string layout = "auto";    // key layout: auto, 2021 or 2025
     std::string output;             // our checkpoint, written atomically
+    int64_t steps = 0;              // training steps behind it, for the timeline (--steps)
 };
 
 struct ImportReport {
     ModelConfig config;                // as read off the tensors
     std::vector<std::string> warnings; // e.g. non-finite weights
+    std::vector<std::string> notes;    // what was unwrapped ('model' entry, 'module.' prefix)
 };
 
 // Builds the model once, so every key and shape is checked before anything is written.

@@ -4,6 +4,10 @@
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <stdexcept>
 
@@ -35,6 +39,31 @@ std::string strField(const Value& d, const std::string& key) {
     return field(d, key, Value::Kind::String, "checkpoint config").s;
 }
 
+std::string floatText(double v) { // the shortest text that reads back exactly
+    char buf[32];
+    for (int digits = 6; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v)
+            break;
+    }
+    return buf;
+}
+
+// A float (files before weights_only support, Python-written files) or its text.
+double dropoutFrom(const Value& d) {
+    const Value* v = d.find("dropout");
+    double x = v && v->kind == Value::Kind::Float ? v->f : NAN;
+    if (v && v->kind == Value::Kind::String) {
+        char* end = nullptr;
+        x = std::strtod(v->s.str().c_str(), &end);
+        if (*end != '\0')
+            x = NAN;
+    }
+    if (!(x >= 0 && x < 1))
+        fail("checkpoint config field 'dropout' must be a number in [0, 1)");
+    return x;
+}
+
 Value configToValue(const ModelConfig& c) {
     Value d = Value::dict();
     d.set("vocab_size", Value::integer(c.vocabSize));
@@ -44,7 +73,8 @@ Value configToValue(const ModelConfig& c) {
     d.set("num_layers", Value::integer(c.numLayers));
     d.set("ffn_dim", Value::integer(c.ffnDim));
     d.set("max_length", Value::integer(c.maxLength));
-    d.set("dropout", Value::real(c.dropout));
+    // As text: PyTorch 1.13's weights_only unpickler has no BINFLOAT opcode.
+    d.set("dropout", Value::string(floatText(c.dropout)));
     d.set("layout", Value::string(layoutName(c.layout)));
     d.set("memory", Value::string(memoryKindName(c.memory)));
     d.set("encoder_image_size", Value::integer(c.encoder.imageSize));
@@ -65,7 +95,7 @@ ModelConfig configFromValue(const Value& d) {
     c.numLayers = intField(d, "num_layers");
     c.ffnDim = intField(d, "ffn_dim");
     c.maxLength = intField(d, "max_length");
-    c.dropout = field(d, "dropout", Value::Kind::Float, "checkpoint config").f;
+    c.dropout = dropoutFrom(d);
     c.layout = layoutFromName(strField(d, "layout"));
     c.memory = memoryKindFromName(strField(d, "memory"));
     c.encoder.imageSize = intField(d, "encoder_image_size");
@@ -185,11 +215,37 @@ void writeCheckpoint(const std::string& path, const Checkpoint& ck) {
     pickle::saveFile(path, root);
 }
 
-StateDict readStateDict(const std::string& path) {
+StateDict readStateDict(const std::string& path, std::vector<std::string>* notes) {
     const Value root = pickle::loadFile(path);
     if (isOurFormat(root))
         return stateDictFrom(*root.find("state_dict"), "state_dict");
-    return stateDictFrom(root, path);
+    auto note = [&](const std::string& text) {
+        if (notes)
+            notes->push_back(text);
+    };
+    // Training scripts often save {'model': state_dict, 'epoch': ..., 'optimizer': ...}.
+    const Value* dict = &root;
+    if (!root.find("embedding.weight"))
+        for (const char* wrapper : {"model", "state_dict", "model_state_dict"}) {
+            const Value* inner = root.find(wrapper);
+            if (inner && inner->isDict()) {
+                dict = inner;
+                note(std::string("unwrapped the '") + wrapper + "' entry of the saved dict");
+                break;
+            }
+        }
+    StateDict sd = stateDictFrom(*dict, path);
+    // nn.DataParallel prefixes every key with "module.".
+    const std::string prefix = "module.";
+    const bool wrapped = !sd.empty() && std::all_of(sd.begin(), sd.end(), [&](const auto& kv) {
+        return kv.first.compare(0, prefix.size(), prefix) == 0;
+    });
+    if (wrapped) {
+        for (auto& kv : sd)
+            kv.first.erase(0, prefix.size());
+        note("removed the 'module.' prefix (a DataParallel model) from every key");
+    }
+    return sd;
 }
 
 std::string isoDateNow() {

@@ -31,8 +31,9 @@ inline constexpr int64_t kFormatVersion = 1;
 Checkpoint readCheckpoint(const std::string& path);
 void writeCheckpoint(const std::string& path, const Checkpoint& checkpoint);
 
-// A bare state_dict: every value must be a tensor.
-StateDict readStateDict(const std::string& path);
+// A bare state_dict: every value must be a tensor. A {'model'|'state_dict'|'model_state_dict':
+// state_dict} wrapper and a DataParallel 'module.' prefix are taken off, each with a note.
+StateDict readStateDict(const std::string& path, std::vector<std::string>* notes = nullptr);
 
 // Course state_dicts: "2021" or "2025" key names, decided from the keys.
 Layout detectLayout(const StateDict& stateDict);

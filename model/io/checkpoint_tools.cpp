@@ -9,16 +9,17 @@ namespace cl {
 
 ImportReport importCourseCheckpoint(const CourseImport& import) {
     const Vocabulary vocab(import.vocab);
-    const StateDict sd = readStateDict(import.input);
+    ImportReport report;
+    const StateDict sd = readStateDict(import.input, &report.notes);
     const Layout layout =
         import.layout == "auto" ? detectLayout(sd) : layoutFromName(import.layout);
     Checkpoint ck;
     ck.config = courseConfig(sd, vocab.size(), import.heads, layout);
     ck.vocab = vocab.words();
     ck.stateDict = sd;
-    ImportReport report;
     auto model = buildModel(ck, vocab.nullId(), &report.warnings);
     ck.stateDict = stateDictOf(*model);
+    ck.meta.steps = import.steps;
     ck.meta.dataset = "coco2014 (imported course checkpoint)";
     ck.meta.date = isoDateNow();
     ck.meta.source = import.input;

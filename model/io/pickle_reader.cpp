@@ -4,6 +4,7 @@
 #include "model/io/pickle_tensor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -115,6 +116,16 @@ bool tooDeep(const Value& root) {
     return false;
 }
 
+// A class from a model's own module (cs231n...CaptioningTransformer, torch.nn.modules...Linear):
+// the file is a whole model saved with torch.save(model), which only Python can rebuild.
+std::string wholeModelHint(const std::string& name) {
+    const bool storage = name.size() > 7 && name.compare(name.size() - 7, 7, "Storage") == 0;
+    if (name.empty() || !std::isupper(static_cast<unsigned char>(name[0])) || storage)
+        return "";
+    return " (a whole model saved with torch.save(model)? Save its weights instead: "
+           "torch.save(model.state_dict(), 'model.pt'))";
+}
+
 class Unpickler {
   public:
     Unpickler(const std::string& data, const StorageLoader& loader)
@@ -197,7 +208,7 @@ Items Unpickler::popToMark() {
 void Unpickler::pushGlobal(const std::string& module, const std::string& name) {
     const std::string full = module + "." + name;
     if (!isAllowedGlobal(full))
-        fail("refusing to load: the file references " + printable(full));
+        fail("refusing to load: the file references " + printable(full) + wholeModelHint(name));
     Value g;
     g.kind = Value::Kind::Global;
     g.s = full;

@@ -1,0 +1,141 @@
+#include "model/io/h5_file.h"
+
+#include "model/api/errors.h"
+#include "model/api/files.h"
+
+#include <hdf5.h>
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace cl::h5 {
+
+namespace {
+
+constexpr int64_t kMaxElements = int64_t(1) << 31;     // per dataset: far above the real files
+constexpr int64_t kMaxReadElements = int64_t(1) << 26; // per read: 256 MB of floats
+
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
+
+// The HDF5 signature sits at offset 0, 512, 1024, ... (after an optional user block).
+bool hasSignature(const std::string& path) {
+    static const char kSig[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+    std::ifstream in(path, std::ios::binary);
+    char buf[8];
+    for (std::streamoff at = 0; at <= 8192; at = at ? at * 2 : 512) {
+        in.seekg(at);
+        if (!in.read(buf, 8))
+            return false;
+        if (std::memcmp(buf, kSig, 8) == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+File::File(const std::string& path) : m_path(path) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors are ours to report, in one line
+    const std::string why = files::notRegularReason(path);
+    if (!why.empty())
+        fail("cannot open " + path + ": " + (why.compare(0, 2, "a ") ? why : "it is " + why));
+    if (!hasSignature(path))
+        fail("cannot read " + path + ": not an HDF5 file");
+    m_id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (m_id < 0)
+        fail("cannot read " + path + ": a damaged or truncated HDF5 file");
+}
+
+File::~File() {
+    if (m_id >= 0)
+        H5Fclose(m_id);
+}
+
+bool File::has(const std::string& dataset) const {
+    return H5Lexists(m_id, dataset.c_str(), H5P_DEFAULT) > 0;
+}
+
+Dataset::Dataset(const File& file, const std::string& name)
+    : m_where(file.path() + " dataset '" + name + "'") {
+    if (!file.has(name))
+        fail(file.path() + " lacks the dataset '" + name + "'");
+    m_id = H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT);
+    if (m_id < 0)
+        fail("cannot read " + m_where);
+    const hid_t space = H5Dget_space(m_id);
+    const int rank = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
+    if (rank < 0 || rank > 4) {
+        H5Sclose(space);
+        fail("cannot read " + m_where + ": an unsupported shape");
+    }
+    hsize_t dims[4] = {};
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    H5Sclose(space);
+    int64_t elements = 1;
+    for (int d = 0; d < rank; ++d) {
+        m_dims.push_back(static_cast<int64_t>(dims[d]));
+        if (dims[d] > static_cast<hsize_t>(kMaxElements) ||
+            __builtin_mul_overflow(elements, static_cast<int64_t>(dims[d]), &elements) ||
+            elements > kMaxElements)
+            fail("cannot read " + m_where + ": it declares more than 2^31 values");
+    }
+    const hid_t type = H5Dget_type(m_id);
+    const H5T_class_t cls = H5Tget_class(type);
+    H5Tclose(type);
+    m_kind = cls == H5T_INTEGER ? Kind::Integer : cls == H5T_FLOAT ? Kind::Float : Kind::Other;
+}
+
+Dataset::~Dataset() {
+    if (m_id >= 0)
+        H5Dclose(m_id);
+}
+
+void Dataset::require(size_t rank, Kind kind) const {
+    if (m_dims.size() != rank || m_kind != kind)
+        fail(m_where + " should be a " + std::to_string(rank) + "-D array of " +
+             (kind == Kind::Integer ? "integers" : "floats") + ", not what the file holds");
+}
+
+void Dataset::read(int64_t first, int64_t count, int64_t memType, void* out) const {
+    if (m_dims.empty() || m_dims.size() > 2 || first < 0 || count < 0 || first > rows() ||
+        count > rows() - first)
+        fail("cannot read rows " + std::to_string(first) + ".." +
+             std::to_string(first + count - 1) + " of " + m_where);
+    if (count * cols() > kMaxReadElements)
+        fail("cannot read " + m_where + ": too many values at once");
+    if (count == 0)
+        return;
+    const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
+    const hsize_t size[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(cols())};
+    const int rank = static_cast<int>(m_dims.size());
+    const hid_t file = H5Dget_space(m_id);
+    const hid_t mem = H5Screate_simple(rank, size, nullptr);
+    herr_t status = H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, size, nullptr);
+    if (status >= 0)
+        status = H5Dread(m_id, memType, mem, file, H5P_DEFAULT, out);
+    H5Sclose(mem);
+    H5Sclose(file);
+    if (status < 0)
+        fail("cannot read " + m_where + ": the data is damaged or truncated");
+}
+
+std::vector<int64_t> Dataset::readInts(int64_t first, int64_t count) const {
+    if (m_kind != Kind::Integer)
+        fail(m_where + " does not hold integers");
+    std::vector<int64_t> out(static_cast<size_t>(std::max<int64_t>(0, count) * cols()));
+    read(first, count, H5T_NATIVE_INT64, out.data());
+    return out;
+}
+
+std::vector<float> Dataset::readFloats(int64_t first, int64_t count) const {
+    if (m_kind != Kind::Float)
+        fail(m_where + " does not hold floats");
+    std::vector<float> out(static_cast<size_t>(std::max<int64_t>(0, count) * cols()));
+    read(first, count, H5T_NATIVE_FLOAT, out.data());
+    return out;
+}
+
+} // namespace cl::h5

@@ -1,0 +1,91 @@
+#include "model/api/course_eval.h"
+
+#include "model/api/bleu.h"
+
+#include <algorithm>
+
+namespace cl {
+
+namespace {
+
+constexpr int64_t kBatch = 64; // images captioned and scored per call
+
+} // namespace
+
+std::string captionText(const std::vector<int64_t>& ids, const Vocabulary& vocab) {
+    std::string out;
+    for (auto id : ids) {
+        if (id == vocab.endId())
+            break;
+        if (id == vocab.startId() || id == vocab.nullId())
+            continue;
+        out += (out.empty() ? "" : " ") + vocab.word(id);
+    }
+    return out;
+}
+
+CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
+                                const CourseEvalOptions& o) {
+    const Vocabulary& vocab = model.vocab();
+    const int64_t width = model.info().config.inputDim;
+    std::vector<int64_t> images = data.images(o.split);
+    if (o.limit > 0 && o.limit < static_cast<int64_t>(images.size()))
+        images.resize(static_cast<size_t>(o.limit));
+    DecodeOptions decode;
+    decode.maxLength = o.maxLength;
+    decode.topK = 1;
+    CourseEvalResult r;
+    CorpusBleu corpus;
+    double lossSum = 0;
+    for (size_t first = 0; first < images.size(); first += kBatch) {
+        const size_t end = std::min(images.size(), first + kBatch);
+        std::vector<float> rows;
+        for (size_t i = first; i < end; ++i) {
+            const auto f = data.features(o.split, images[i], width);
+            rows.insert(rows.end(), f.begin(), f.end());
+        }
+        const auto count = static_cast<int64_t>(end - first);
+        const auto traces = model.captionFeatures(rows, count, decode);
+        for (size_t i = first; i < end; ++i) {
+            const auto refsIds = data.references(o.split, images[i]);
+            std::vector<Words> refs;
+            std::vector<int64_t> flat;
+            std::vector<float> repeated;
+            for (const auto& ref : refsIds) {
+                refs.push_back(scoredWords(ref, vocab));
+                flat.insert(flat.end(), ref.begin(), ref.end());
+                repeated.insert(repeated.end(),
+                                rows.begin() + static_cast<long>((i - first) * width),
+                                rows.begin() + static_cast<long>((i - first + 1) * width));
+            }
+            Words hyp;
+            for (const auto& step : traces[i - first].steps)
+                hyp.push_back(step.id);
+            hyp = scoredWords(hyp, vocab);
+            CourseImageScore s;
+            s.image = images[i];
+            s.caption = traces[i - first].text();
+            s.bleu1 = sentenceBleu1(hyp, refs);
+            s.exact = std::find(refs.begin(), refs.end(), hyp) != refs.end();
+            corpus.add(hyp, refs);
+            r.bleu1 += s.bleu1;
+            r.exact += s.exact ? 1 : 0;
+            r.perImage.push_back(s);
+            const auto loss =
+                model.featureCaptionLoss(repeated, flat, static_cast<int64_t>(refsIds.size()),
+                                         static_cast<int64_t>(refsIds.front().size()));
+            lossSum += loss.sum;
+            r.lossTokens += loss.tokens;
+        }
+    }
+    r.images = static_cast<int64_t>(images.size());
+    if (r.images > 0) {
+        r.bleu1 /= static_cast<double>(r.images);
+        r.exact /= static_cast<double>(r.images);
+    }
+    r.bleu4 = corpus.score();
+    r.loss = r.lossTokens > 0 ? lossSum / static_cast<double>(r.lossTokens) : 0;
+    return r;
+}
+
+} // namespace cl

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""Writes a small course-shaped data folder (coco_captioning/ as the course's download script
+leaves it, in its own file formats) and a course model trained on it, then scores that model on
+the val split independently of CaptionLens: the seed's greedy sample(), the course's BLEU
+(sentence BLEU-1 against all of an image's references, corpus BLEU-4) written here without nltk,
+exact match, and the teacher-forced loss. Prints the figures as JSON.
+
+usage: course_data.py OUTDIR [STEPS]
+  OUTDIR/coco_captioning/{coco2014_captions.h5, coco2014_vocab.json,
+                          {train,val}2014_vgg16_fc7_pca.h5 (16-d), {train,val}2014_vgg16_fc7.h5
+                          (48-d), {train,val}2014_urls.txt}
+  OUTDIR/course_model.pt   torch.save(model.state_dict()) after STEPS steps (default 300)
+"""
+import json
+import math
+import os
+import sys
+from collections import Counter
+
+import h5py
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference import CaptioningTransformer  # noqa: E402
+
+WORDS = ["<NULL>", "<START>", "<END>", "<UNK>", "a", "the", "big", "small", "red", "blue",
+         "green", "yellow", "ball", "cube", "cone", "on", "grass", "sand"]
+W2I = {w: i for i, w in enumerate(WORDS)}
+COLOURS, OBJECTS, SIZES, PLACES = WORDS[8:12], WORDS[12:15], WORDS[6:8], WORDS[16:18]
+LENGTH = 17  # the course's caption rows
+PCA_DIM, FULL_DIM = 16, 48
+
+
+def image(rng):
+    return dict(colour=rng.integers(4), obj=rng.integers(3), size=rng.integers(2),
+                place=rng.integers(2))
+
+
+def features(img, rng, dim):
+    f = rng.normal(0, 0.1, dim).astype(np.float32)
+    f[img["colour"]] += 1.0
+    f[4 + img["obj"]] += 1.0
+    f[7 + img["size"]] += 1.0
+    f[9 + img["place"]] += 1.0
+    return f
+
+
+def captions(img, rng):
+    c, o = COLOURS[img["colour"]], OBJECTS[img["obj"]]
+    s, p = SIZES[img["size"]], PLACES[img["place"]]
+    templates = [["a", s, c, o], ["the", c, o, "on", p], ["a", c, o], ["a", s, c, o, "on", p]]
+    out = []
+    for t in rng.permutation(len(templates))[: rng.integers(2, 5)]:
+        words = list(templates[t])
+        if rng.random() < 0.1:
+            words[-1] = "<UNK>"
+        ids = [W2I["<START>"]] + [W2I[w] for w in words] + [W2I["<END>"]]
+        out.append(ids + [W2I["<NULL>"]] * (LENGTH - len(ids)))
+    return out
+
+
+def split(rng, n):
+    imgs = [image(rng) for _ in range(n)]
+    caps, idxs = [], []
+    for i, img in enumerate(imgs):
+        for c in captions(img, rng):
+            caps.append(c)
+            idxs.append(i)
+    order = rng.permutation(len(caps))  # the course's files are not grouped by image
+    return (imgs, np.array(caps, dtype=np.int32)[order], np.array(idxs, dtype=np.int32)[order])
+
+
+def write_folder(root, rng):
+    os.makedirs(root, exist_ok=True)
+    data = {}
+    with h5py.File(os.path.join(root, "coco2014_captions.h5"), "w") as h:
+        for name, n in (("train", 240), ("val", 60)):
+            imgs, caps, idxs = split(rng, n)
+            h[f"{name}_captions"] = caps
+            h[f"{name}_image_idxs"] = idxs
+            pca = np.stack([features(i, rng, PCA_DIM) for i in imgs])
+            full = np.concatenate([pca, rng.normal(0, 0.1, (n, FULL_DIM - PCA_DIM))], 1)
+            with h5py.File(os.path.join(root, f"{name}2014_vgg16_fc7_pca.h5"), "w") as f:
+                f["features"] = pca.astype(np.float32)
+            with h5py.File(os.path.join(root, f"{name}2014_vgg16_fc7.h5"), "w") as f:
+                f["features"] = full.astype(np.float32)
+            with open(os.path.join(root, f"{name}2014_urls.txt"), "w") as f:
+                f.writelines(f"http://127.0.0.1:1/{name}/{i}.jpg\n" for i in range(n))
+            data[name] = (pca.astype(np.float32), caps.astype(np.int64), idxs.astype(np.int64))
+    with open(os.path.join(root, "coco2014_vocab.json"), "w") as f:
+        json.dump({"idx_to_word": WORDS, "word_to_idx": W2I}, f)
+    return data
+
+
+def train(data, steps):
+    torch.manual_seed(0)
+    model = CaptioningTransformer(W2I, input_dim=PCA_DIM, wordvec_dim=32, num_heads=2,
+                                  num_layers=2, max_length=30, ffn_dim=64)
+    opt = torch.optim.Adam(model.parameters(), lr=2e-3)
+    feats, caps, idxs = data["train"]
+    rng = np.random.default_rng(1)
+    model.train()
+    for _ in range(steps):
+        b = rng.integers(0, len(caps), 32)
+        x, c = torch.from_numpy(feats[idxs[b]]), torch.from_numpy(caps[b])
+        scores = model(x, c[:, :-1])
+        loss = F.cross_entropy(scores.reshape(-1, len(WORDS)), c[:, 1:].reshape(-1),
+                               ignore_index=W2I["<NULL>"])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return model.eval()
+
+
+def scored(ids):
+    out = []
+    for i in ids:
+        if i == W2I["<END>"]:
+            break
+        if i not in (W2I["<START>"], W2I["<NULL>"], W2I["<UNK>"]):
+            out.append(int(i))
+    return out
+
+
+def ngrams(words, n):
+    return Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+def clipped(hyp, refs, n):
+    most = Counter()
+    for r in refs:
+        for g, c in ngrams(r, n).items():
+            most[g] = max(most[g], c)
+    return sum(min(c, most[g]) for g, c in ngrams(hyp, n).items())
+
+
+def closest(hyp_len, refs):
+    return min((abs(len(r) - hyp_len), len(r)) for r in refs)[1]
+
+
+def brevity(c, r):
+    return 0.0 if c == 0 else (1.0 if c > r else math.exp(1 - r / c))
+
+
+def evaluate(model, data):
+    feats, caps, idxs = data["val"]
+    images = sorted(set(idxs.tolist()))
+    sampled = model.sample(feats[images], max_length=30)
+    bleu1, exact, m, t, c_len, r_len = [], 0, [0] * 4, [0] * 4, 0, 0
+    captions_out = {}
+    for k, img in enumerate(images):
+        refs = [scored(caps[j]) for j in np.flatnonzero(idxs == img)]
+        hyp = scored(sampled[k])
+        captions_out[str(img)] = " ".join(WORDS[i] for i in hyp)
+        bleu1.append(brevity(len(hyp), closest(len(hyp), refs)) * clipped(hyp, refs, 1) / len(hyp)
+                     if hyp else 0.0)
+        exact += hyp in refs
+        for n in range(1, 5):
+            m[n - 1] += clipped(hyp, refs, n)
+            t[n - 1] += max(0, len(hyp) - n + 1)
+        c_len += len(hyp)
+        r_len += closest(len(hyp), refs)
+    bleu4 = 0.0 if min(m) == 0 else brevity(c_len, r_len) * math.exp(
+        sum(0.25 * math.log(m[n] / t[n]) for n in range(4)))
+    with torch.no_grad():
+        chosen = np.isin(idxs, images)
+        c = torch.from_numpy(caps[chosen])
+        scores = model(torch.from_numpy(feats[idxs[chosen]]), c[:, :-1])
+        loss = F.cross_entropy(scores.reshape(-1, len(WORDS)), c[:, 1:].reshape(-1),
+                               ignore_index=W2I["<NULL>"], reduction="sum")
+        tokens = int((c[:, 1:] != W2I["<NULL>"]).sum())
+    return {"images": len(images), "bleu1": float(np.mean(bleu1)), "bleu4": bleu4,
+            "exact": exact / len(images), "loss": float(loss) / tokens, "loss_tokens": tokens,
+            "captions": captions_out}
+
+
+def main(outdir, steps):
+    rng = np.random.default_rng(7)
+    data = write_folder(os.path.join(outdir, "coco_captioning"), rng)
+    model = train(data, steps)
+    torch.save(model.state_dict(), os.path.join(outdir, "course_model.pt"))
+    print(json.dumps(evaluate(model, data)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 300)
