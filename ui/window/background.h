@@ -6,15 +6,31 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace cl::ui {
 
+// The result is handed over under a mutex of ours, which ThreadSanitizer sees (Qt's event queue
+// it does not).
 template <typename Result>
 void runInBackground(QObject* context, std::function<Result()> work,
                      std::function<void(Result&)> done) {
-    auto result = std::make_shared<Result>();
-    QThread* thread = QThread::create([work, result] { *result = work(); });
-    QObject::connect(thread, &QThread::finished, context, [done, result] { done(*result); });
+    struct Handover {
+        std::mutex mutex;
+        Result result;
+    };
+    auto box = std::make_shared<Handover>();
+    QThread* thread = QThread::create([work, box] {
+        Result r = work();
+        const std::lock_guard<std::mutex> lock(box->mutex);
+        box->result = std::move(r);
+    });
+    QObject::connect(thread, &QThread::finished, context, [done, box] {
+        std::unique_lock<std::mutex> lock(box->mutex);
+        Result r = std::move(box->result);
+        lock.unlock();
+        done(r);
+    });
     QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     thread->start();
 }
