@@ -1,0 +1,237 @@
+// Students' own course files (issue 19): a course-shaped coco_captioning folder written by
+// tests/course_data.py with h5py, and a course model it trained for 300 steps in PyTorch. The CLI
+// must read the folder as it is and score the model exactly as the Python reference does.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/stat.h>
+
+namespace {
+
+struct Out {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Out run(const QString& program, const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    p.start(program, args);
+    Out o;
+    if (!p.waitForFinished(timeoutMs))
+        return o;
+    o.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    o.out = p.readAllStandardOutput();
+    o.err = p.readAllStandardError();
+    return o;
+}
+
+Out cli(const QStringList& args) {
+    return run(CL_CLI, args);
+}
+
+Out python(const QString& code) {
+    return run(CL_PYTHON3, {"-c", code});
+}
+
+} // namespace
+
+class TestCourse : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void evalMatchesPythonReference();
+    void captionsMatchPythonWithReferencesAndUrls();
+    void h5FeatureRowsAreRead();
+    void stepsAreRecorded();
+    void badCourseFiles_data();
+    void badCourseFiles();
+    void wrappersAreUnwrapped();
+    void wholeModelIsRefusedWithAHint();
+    void ourFilesLoadWithWeightsOnly();
+
+  private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString data() const { return path("coco_captioning"); }
+    QJsonObject m_reference; // the Python figures
+    QTemporaryDir m_dir;
+};
+
+void TestCourse::initTestCase() {
+    if (QString(CL_PYTHON3).isEmpty())
+        QSKIP("no /usr/bin/python3 with torch and h5py (scripts/install-deps.sh installs them)");
+    QVERIFY(m_dir.isValid());
+    const Out py = run(CL_PYTHON3, {CL_SOURCE_DIR "/tests/course_data.py", m_dir.path(), "300"});
+    QVERIFY2(py.code == 0, py.err.constData());
+    m_reference = QJsonDocument::fromJson(py.out).object();
+    QVERIFY(m_reference.value("bleu1").toDouble() > 0.8); // the model learned something
+    const Out imported =
+        cli({"import-cs231n", path("course_model.pt"), "--vocab", data() + "/coco2014_vocab.json",
+             "--steps", "300", "-o", path("model.pt")});
+    QVERIFY2(imported.code == 0, imported.err.constData());
+}
+
+void TestCourse::evalMatchesPythonReference() {
+    const Out e = cli({"eval", "--checkpoint", path("model.pt"), "--data", data(), "--json"});
+    QVERIFY2(e.code == 0, e.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(e.out).object();
+    QCOMPARE(j.value("images").toInt(), m_reference.value("images").toInt());
+    QCOMPARE(j.value("loss_tokens").toInt(), m_reference.value("loss_tokens").toInt());
+    for (const char* key : {"bleu1", "bleu4", "exact"})
+        QVERIFY2(std::abs(j.value(key).toDouble() - m_reference.value(key).toDouble()) < 1e-9, key);
+    QVERIFY(std::abs(j.value("loss").toDouble() - m_reference.value("loss").toDouble()) < 1e-5);
+    // --limit: the first N images of the split.
+    const Out some =
+        cli({"eval", "--checkpoint", path("model.pt"), "--data", data(), "--limit", "7", "--json"});
+    QCOMPARE(QJsonDocument::fromJson(some.out).object().value("images").toInt(), 7);
+}
+
+void TestCourse::captionsMatchPythonWithReferencesAndUrls() {
+    const QJsonObject captions = m_reference.value("captions").toObject();
+    QStringList args{"caption", "--checkpoint", path("model.pt"), "--data", data(), "--json"};
+    for (const QString& image : captions.keys())
+        args << "--image" << image;
+    const Out c = cli(args);
+    QVERIFY2(c.code == 0, c.err.constData());
+    const auto lines = c.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), captions.size());
+    for (const auto& line : lines) {
+        const QJsonObject j = QJsonDocument::fromJson(line).object();
+        const QString image = QString::number(j.value("image_index").toInt());
+        QString words = j.value("caption").toString();
+        words.replace("<UNK> ", "").replace(" <UNK>", ""); // the course's BLEU drops <UNK>
+        QCOMPARE(words, captions.value(image).toString());
+        QCOMPARE(j.value("url").toString(), "http://127.0.0.1:1/val/" + image + ".jpg");
+        const QJsonArray refs = j.value("references").toArray();
+        QVERIFY(refs.size() >= 2);
+        for (const auto& r : refs) {
+            QVERIFY(!r.toString().contains("<START>") && !r.toString().contains("<END>"));
+            QVERIFY(!r.toString().contains("<NULL>") && !r.toString().isEmpty());
+        }
+    }
+    // --caption-index: the image of that ground-truth caption.
+    const Out k = cli({"caption", "--checkpoint", path("model.pt"), "--data", data(),
+                       "--caption-index", "0", "--json"});
+    QVERIFY2(k.code == 0, k.err.constData());
+    QVERIFY(QJsonDocument::fromJson(k.out).object().contains("image_index"));
+}
+
+void TestCourse::h5FeatureRowsAreRead() {
+    const Out a = cli({"caption", "--checkpoint", path("model.pt"), "--features",
+                       data() + "/val2014_vgg16_fc7_pca.h5", "--row", "3"});
+    const Out b =
+        cli({"caption", "--checkpoint", path("model.pt"), "--data", data(), "--image", "3"});
+    QVERIFY2(a.code == 0, a.err.constData());
+    QCOMPARE(a.out, b.out);
+    const Out wide = cli({"caption", "--checkpoint", path("model.pt"), "--features",
+                          data() + "/val2014_vgg16_fc7.h5", "--row", "3"});
+    QCOMPARE(wide.code, 1);
+    QVERIFY2(wide.err.contains("has rows of width 48 but the model expects 16"),
+             wide.err.constData());
+}
+
+void TestCourse::stepsAreRecorded() {
+    const Out i = cli({"info", "--json", path("model.pt")});
+    QCOMPARE(QJsonDocument::fromJson(i.out).object().value("metadata").toObject().value("steps"),
+             QJsonValue(300));
+}
+
+void TestCourse::badCourseFiles_data() {
+    QTest::addColumn<QString>("make"); // Python (h5py) writing X, or "text", "cut", "fifo"
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("not HDF5") << "text"
+                              << "not an HDF5 file";
+    QTest::newRow("truncated") << "cut"
+                               << "damaged or truncated";
+    QTest::newRow("FIFO") << "fifo"
+                          << "it is a FIFO (named pipe)";
+    QTest::newRow("wrong dataset name") << "f['feats'] = np.zeros((2, 16), 'f4')"
+                                        << "lacks the dataset 'features'";
+    QTest::newRow("integers") << "f['features'] = np.zeros((2, 16), 'i4')"
+                              << "should be a 2-D array of floats";
+    QTest::newRow("one dimension") << "f['features'] = np.zeros(16, 'f4')"
+                                   << "should be a 2-D array of floats";
+}
+
+void TestCourse::badCourseFiles() {
+    QFETCH(QString, make);
+    QFETCH(QString, expected);
+    const QString bad = path("bad.h5");
+    QFile::remove(bad);
+    if (make == "text") {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("features, but as text\n");
+    } else if (make == "cut") {
+        QFile whole(data() + "/val2014_vgg16_fc7_pca.h5");
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(whole.read(whole.size() / 2));
+    } else if (make == "fifo") {
+        QCOMPARE(mkfifo(bad.toLocal8Bit().constData(), 0600), 0);
+    } else {
+        const Out py = python("import h5py, numpy as np\nwith h5py.File('" + bad +
+                              "', 'w') as f:\n    " + make);
+        QVERIFY2(py.code == 0, py.err.constData());
+    }
+    const Out c =
+        cli({"caption", "--checkpoint", path("model.pt"), "--features", bad, "--row", "0"});
+    QCOMPARE(c.code, 1);
+    QVERIFY2(c.err.contains(expected.toUtf8()), c.err.constData());
+    QCOMPARE(c.err.trimmed().count('\n'), 0);
+    QFile::remove(bad);
+}
+
+void TestCourse::wrappersAreUnwrapped() {
+    const QString sd = path("course_model.pt");
+    const Out py = python("import torch\nsd = torch.load('" + sd +
+                          "')\ntorch.save({'model': {'module.' + k: v for k, v in sd.items()}, "
+                          "'epoch': 3}, '" +
+                          path("wrapped.pt") + "')");
+    QVERIFY2(py.code == 0, py.err.constData());
+    const Out imported = cli({"import-cs231n", path("wrapped.pt"), "--vocab",
+                              data() + "/coco2014_vocab.json", "-o", path("unwrapped.pt")});
+    QVERIFY2(imported.code == 0, imported.err.constData());
+    QVERIFY(imported.err.contains("note: unwrapped the 'model' entry"));
+    QVERIFY(imported.err.contains("note: removed the 'module.' prefix"));
+    const QStringList input{"--data", data(), "--image", "5"};
+    QCOMPARE(cli(QStringList{"caption", "--checkpoint", path("unwrapped.pt")} + input).out,
+             cli(QStringList{"caption", "--checkpoint", path("model.pt")} + input).out);
+}
+
+void TestCourse::wholeModelIsRefusedWithAHint() {
+    const Out py = python("import sys, torch\nsys.path.insert(0, '" CL_SOURCE_DIR
+                          "/tests')\nfrom reference import CaptioningTransformer\n"
+                          "m = CaptioningTransformer({'<NULL>': 0, '<START>': 1, '<END>': 2, "
+                          "'a': 3}, 4, 8, 2, 1, 5)\ntorch.save(m, '" +
+                          path("whole.pt") + "')");
+    QVERIFY2(py.code == 0, py.err.constData());
+    const Out imported = cli({"import-cs231n", path("whole.pt"), "--vocab",
+                              data() + "/coco2014_vocab.json", "-o", path("x.pt")});
+    QCOMPARE(imported.code, 1);
+    QVERIFY2(imported.err.contains("references reference.CaptioningTransformer"),
+             imported.err.constData());
+    QVERIFY(imported.err.contains("torch.save(model.state_dict(), 'model.pt')"));
+    QVERIFY(!QFileInfo::exists(path("x.pt")));
+}
+
+void TestCourse::ourFilesLoadWithWeightsOnly() {
+    // Debian's PyTorch 1.13 has no BINFLOAT in its weights_only unpickler: our pickles hold no
+    // float. The shipped models and a fresh import must load that way.
+    const Out py = python("import glob, torch\nfiles = ['" + path("model.pt") +
+                          "'] + glob.glob('" CL_SOURCE_DIR "/resources/models/**/*.pt', "
+                          "recursive=True)\nfor f in files:\n    ck = torch.load(f, "
+                          "weights_only=True)\n    assert ck['format'] == "
+                          "'captionlens-checkpoint', f\nprint(len(files))");
+    QVERIFY2(py.code == 0, py.err.constData());
+    QVERIFY(py.out.trimmed().toInt() >= 6);
+}
+
+QTEST_GUILESS_MAIN(TestCourse)
+#include "tst_course.moc"
