@@ -5,11 +5,12 @@ the val split independently of CaptionLens: the seed's greedy sample(), the cour
 (sentence BLEU-1 against all of an image's references, corpus BLEU-4) written here without nltk,
 exact match, and the teacher-forced loss. Prints the figures as JSON.
 
-usage: course_data.py OUTDIR [STEPS]
+usage: course_data.py OUTDIR [STEPS [HEADS [SEED]]]
   OUTDIR/coco_captioning/{coco2014_captions.h5, coco2014_vocab.json,
                           {train,val}2014_vgg16_fc7_pca.h5 (16-d), {train,val}2014_vgg16_fc7.h5
                           (48-d), {train,val}2014_urls.txt}
-  OUTDIR/course_model.pt   torch.save(model.state_dict()) after STEPS steps (default 300)
+  OUTDIR/course_model.pt   torch.save(model.state_dict()) after STEPS steps (default 300) of a
+                           model with HEADS heads (default 2), weights seeded by SEED (0)
 """
 import json
 import math
@@ -94,9 +95,9 @@ def write_folder(root, rng):
     return data
 
 
-def train(data, steps):
-    torch.manual_seed(0)
-    model = CaptioningTransformer(W2I, input_dim=PCA_DIM, wordvec_dim=32, num_heads=2,
+def train(data, steps, heads=2, seed=0):
+    torch.manual_seed(seed)
+    model = CaptioningTransformer(W2I, input_dim=PCA_DIM, wordvec_dim=32, num_heads=heads,
                                   num_layers=2, max_length=30, ffn_dim=64)
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     feats, caps, idxs = data["train"]
@@ -176,13 +177,14 @@ def evaluate(model, data):
             "captions": captions_out}
 
 
-def main(outdir, steps):
+def main(outdir, steps, heads, seed):
     rng = np.random.default_rng(7)
     data = write_folder(os.path.join(outdir, "coco_captioning"), rng)
-    model = train(data, steps)
+    model = train(data, steps, heads, seed)
     torch.save(model.state_dict(), os.path.join(outdir, "course_model.pt"))
     print(json.dumps(evaluate(model, data)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 300)
+    args = [int(a) for a in sys.argv[2:]]
+    main(sys.argv[1], *(args + [300, 2, 0][len(args):]))

@@ -4,26 +4,66 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 namespace cl::cli {
 
 namespace {
 
 struct ImportOptions {
-    std::string input, vocab, out, layout = "auto";
-    int64_t heads = 2;
+    std::string input, vocab, out, layout = "auto", heads, data;
+    int64_t headsDefault = 2;
     int64_t steps = 0;
 };
+
+// --heads auto with --data: the table of every divisor of the width, and the choice.
+int64_t autoHeads(const CourseImport& import, const ImportOptions& o) {
+    const HeadCountChoice c = chooseHeadCount(import, o.data, 500, o.headsDefault);
+    std::printf("heads  loss (first 500 val images)\n");
+    for (const auto& s : c.scores)
+        std::printf("%5lld  %.6f%s\n", static_cast<long long>(s.heads), s.loss,
+                    s.heads == c.chosen ? (c.decided ? "  <- chosen" : "  <- kept") : "");
+    if (c.decided)
+        std::printf("--heads auto: %lld heads fit the data best by a clear margin (>= 5%%)\n",
+                    static_cast<long long>(c.chosen));
+    else
+        std::printf("--heads auto: the data cannot decide (no head count beats every other by "
+                    "5%%); kept %lld (--heads-default)\n",
+                    static_cast<long long>(c.chosen));
+    return c.chosen;
+}
+
+int64_t headCount(const std::string& text) {
+    char* end = nullptr;
+    const long long n = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || n < 1 || n > 4096)
+        throw std::invalid_argument("--heads: '" + text + "' is neither auto nor a head count");
+    return n;
+}
 
 void runImport(const ImportOptions& o) {
     CourseImport import;
     import.input = o.input;
     import.vocab = readVocabJson(o.vocab);
-    import.heads = o.heads;
+    const bool automatic = o.heads == "auto";
+    if (automatic && o.data.empty())
+        throw std::invalid_argument("--heads auto needs the course data (--data DIR) to score "
+                                    "each head count on");
+    if (!o.data.empty() && !automatic)
+        throw std::invalid_argument("--data is only used by --heads auto");
+    import.heads = automatic ? o.headsDefault : o.heads.empty() ? 2 : headCount(o.heads);
     import.layout = o.layout;
     import.output = o.out;
     import.steps = o.steps;
+    if (automatic)
+        import.heads = autoHeads(import, o);
+    else if (o.heads.empty())
+        std::cerr << "WARNING: the head count is unchecked: a state_dict does not record it, so "
+                     "this import assumes the notebook's 2. A wrong count keeps most captions "
+                     "but draws wrong attention maps; check it with --heads auto --data DIR.\n";
     const ImportReport report = importCourseCheckpoint(import);
     for (const auto& n : report.notes)
         std::cerr << "note: " << n << "\n";
@@ -44,8 +84,13 @@ void addImportCommand(CLI::App& app) {
     cmd->add_option("state_dict", o.input, "The course .pt file")->required();
     cmd->add_option("--vocab", o.vocab, "coco2014_vocab.json")->required();
     cmd->add_option("--heads", o.heads,
-                    "Attention heads (not stored in a state_dict; the notebook uses 2)")
+                    "Attention heads (not stored in a state_dict; the notebook uses 2), or auto: "
+                    "score each on the course data (--data)");
+    cmd->add_option("--heads-default", o.headsDefault,
+                    "With --heads auto: the count kept when the data cannot decide")
+        ->check(CLI::Range(1, 4096))
         ->capture_default_str();
+    cmd->add_option("--data", o.data, "With --heads auto: the course's coco_captioning folder");
     cmd->add_option("--layout", o.layout, "Key layout: auto, 2021 or 2025")
         ->check(CLI::IsMember({"auto", "2021", "2025"}))
         ->capture_default_str();

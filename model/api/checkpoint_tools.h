@@ -26,6 +26,22 @@ struct ImportReport {
 // Builds the model once, so every key and shape is checked before anything is written.
 ImportReport importCourseCheckpoint(const CourseImport& import);
 
+// --heads auto: a state_dict does not record its head count. Each divisor of the width is scored
+// by the teacher-forced loss of the ground truth on the first `images` val images of the course
+// data; the best is taken only when it beats every other by `margin` (5 %): with one memory token
+// self-attention can matter so little that the loss barely moves. Otherwise `fallback` is kept.
+struct HeadCountScore {
+    int64_t heads = 0;
+    double loss = 0;
+};
+struct HeadCountChoice {
+    std::vector<HeadCountScore> scores; // by head count, ascending
+    int64_t chosen = 2;
+    bool decided = false; // false: the data cannot tell, `fallback` was kept
+};
+HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& dataFolder,
+                                int64_t images = 500, int64_t fallback = 2, double margin = 0.05);
+
 // Rewrites the checkpoint at `path` (atomically) with `evalJson` in its metadata.
 void storeEvaluation(const std::string& path, const std::string& evalJson);
 

@@ -33,6 +33,11 @@ struct CourseEvalResult {
 CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
                                 const CourseEvalOptions& options);
 
+// The teacher-forced loss of the ground truth on the first `limit` images of the split (0: all),
+// mean per non-<NULL> target token; `tokens` gets their count.
+double courseLoss(Captioner& model, const CourseData& data, Split split, int64_t limit,
+                  int64_t* tokens = nullptr);
+
 // The words of a caption as display text (no <START>, <END> or <NULL>).
 std::string captionText(const std::vector<int64_t>& ids, const Vocabulary& vocab);
 

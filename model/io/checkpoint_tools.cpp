@@ -1,9 +1,14 @@
 // The CLI's checkpoint operations (model/api/checkpoint_tools.h): tensors stay in model/.
 #include "model/api/checkpoint_tools.h"
 
+#include "model/api/captioner.h"
+#include "model/api/course_eval.h"
 #include "model/api/vocabulary.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
+
+#include <algorithm>
+#include <cstdio>
 
 namespace cl {
 
@@ -26,6 +31,41 @@ ImportReport importCourseCheckpoint(const CourseImport& import) {
     writeCheckpoint(import.output, ck);
     report.config = ck.config;
     return report;
+}
+
+HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& dataFolder,
+                                int64_t images, int64_t fallback, double margin) {
+    const CourseData data(dataFolder);
+    const Vocabulary vocab(import.vocab);
+    const StateDict sd = readStateDict(import.input);
+    const Layout layout =
+        import.layout == "auto" ? detectLayout(sd) : layoutFromName(import.layout);
+    const int64_t width = courseConfig(sd, vocab.size(), 1, layout).wordvecDim;
+    HeadCountChoice choice;
+    for (int64_t heads = 1; heads <= width; ++heads) {
+        if (width % heads)
+            continue;
+        CourseImport trial = import;
+        trial.heads = heads;
+        trial.output = import.output + ".heads-" + std::to_string(heads) + ".tmp";
+        try {
+            importCourseCheckpoint(trial);
+            auto model = Captioner::open(trial.output);
+            choice.scores.push_back({heads, courseLoss(*model, data, Split::Val, images)});
+        } catch (...) {
+            std::remove(trial.output.c_str());
+            throw;
+        }
+        std::remove(trial.output.c_str());
+    }
+    const auto best = std::min_element(
+        choice.scores.begin(), choice.scores.end(),
+        [](const HeadCountScore& a, const HeadCountScore& b) { return a.loss < b.loss; });
+    choice.decided = std::all_of(choice.scores.begin(), choice.scores.end(), [&](const auto& s) {
+        return s.heads == best->heads || s.loss >= best->loss * (1 + margin);
+    });
+    choice.chosen = choice.decided ? best->heads : fallback;
+    return choice;
 }
 
 void storeEvaluation(const std::string& path, const std::string& evalJson) {

@@ -10,7 +10,43 @@ namespace {
 
 constexpr int64_t kBatch = 64; // images captioned and scored per call
 
+std::vector<int64_t> firstImages(const CourseData& data, Split split, int64_t limit) {
+    std::vector<int64_t> images = data.images(split);
+    if (limit > 0 && limit < static_cast<int64_t>(images.size()))
+        images.resize(static_cast<size_t>(limit));
+    return images;
+}
+
+// The loss of every ground-truth caption of one image, given its feature row.
+Captioner::CaptionLoss imageLoss(Captioner& model, const std::vector<std::vector<int64_t>>& refs,
+                                 const std::vector<float>& row) {
+    std::vector<int64_t> flat;
+    std::vector<float> repeated;
+    for (const auto& ref : refs) {
+        flat.insert(flat.end(), ref.begin(), ref.end());
+        repeated.insert(repeated.end(), row.begin(), row.end());
+    }
+    return model.featureCaptionLoss(repeated, flat, static_cast<int64_t>(refs.size()),
+                                    static_cast<int64_t>(refs.front().size()));
+}
+
 } // namespace
+
+double courseLoss(Captioner& model, const CourseData& data, Split split, int64_t limit,
+                  int64_t* tokens) {
+    const int64_t width = model.info().config.inputDim;
+    double sum = 0;
+    int64_t count = 0;
+    for (auto image : firstImages(data, split, limit)) {
+        const auto loss =
+            imageLoss(model, data.references(split, image), data.features(split, image, width));
+        sum += loss.sum;
+        count += loss.tokens;
+    }
+    if (tokens)
+        *tokens = count;
+    return count > 0 ? sum / static_cast<double>(count) : 0;
+}
 
 std::string captionText(const std::vector<int64_t>& ids, const Vocabulary& vocab) {
     std::string out;
@@ -28,9 +64,7 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
                                 const CourseEvalOptions& o) {
     const Vocabulary& vocab = model.vocab();
     const int64_t width = model.info().config.inputDim;
-    std::vector<int64_t> images = data.images(o.split);
-    if (o.limit > 0 && o.limit < static_cast<int64_t>(images.size()))
-        images.resize(static_cast<size_t>(o.limit));
+    const std::vector<int64_t> images = firstImages(data, o.split, o.limit);
     DecodeOptions decode;
     decode.maxLength = o.maxLength;
     decode.topK = 1;
@@ -49,15 +83,8 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
         for (size_t i = first; i < end; ++i) {
             const auto refsIds = data.references(o.split, images[i]);
             std::vector<Words> refs;
-            std::vector<int64_t> flat;
-            std::vector<float> repeated;
-            for (const auto& ref : refsIds) {
+            for (const auto& ref : refsIds)
                 refs.push_back(scoredWords(ref, vocab));
-                flat.insert(flat.end(), ref.begin(), ref.end());
-                repeated.insert(repeated.end(),
-                                rows.begin() + static_cast<long>((i - first) * width),
-                                rows.begin() + static_cast<long>((i - first + 1) * width));
-            }
             Words hyp;
             for (const auto& step : traces[i - first].steps)
                 hyp.push_back(step.id);
@@ -71,9 +98,8 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
             r.bleu1 += s.bleu1;
             r.exact += s.exact ? 1 : 0;
             r.perImage.push_back(s);
-            const auto loss =
-                model.featureCaptionLoss(repeated, flat, static_cast<int64_t>(refsIds.size()),
-                                         static_cast<int64_t>(refsIds.front().size()));
+            const auto at = rows.begin() + static_cast<long>((i - first) * width);
+            const auto loss = imageLoss(model, refsIds, std::vector<float>(at, at + width));
             lossSum += loss.sum;
             r.lossTokens += loss.tokens;
         }
