@@ -8,6 +8,7 @@
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/heatmap_plot.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTableWidget>
 
@@ -41,6 +42,7 @@ class TestCompare : public QObject {
     void differentVocabulariesScoreWhatTheyShare();
     void timelineScrubsThroughTheRun();
     void timelineRejectsAnEmptyFolder();
+    void courseRunOrdersByStepsWithValFigures();
 
   private:
     bool startWith(const QStringList& compare);
@@ -272,6 +274,59 @@ void TestCompare::timelineRejectsAnEmptyFolder() {
     QVERIFY(!m_f.window->openRunFolder(empty.path())); // no checkpoints there
     QVERIFY(m_f.window->lastError().contains("no checkpoints"));
     QCOMPARE(m_f.window->timelinePanel()->snapshots().size(), 3); // the run stays
+    m_f.stop();
+}
+
+// Two course checkpoints over training (issue 19): a run folder of imported state_dicts whose
+// file names do not sort by step, each with its stored val figures (eval --data --store).
+void TestCompare::courseRunOrdersByStepsWithValFigures() {
+    if (QString(CL_PYTHON3).isEmpty())
+        QSKIP("no /usr/bin/python3 with torch and h5py");
+    QTemporaryDir dir;
+    const QString run = dir.filePath("run"), data = dir.filePath("s300/coco_captioning");
+    QVERIFY(QDir().mkpath(run));
+    auto make = [&](const QString& steps, const QString& name) {
+        QProcess p;
+        p.start(CL_PYTHON3,
+                {CL_SOURCE_DIR "/tests/course_data.py", dir.filePath("s" + steps), steps});
+        if (!p.waitForFinished(120000) || p.exitCode() != 0)
+            return false;
+        const QString out = run + "/" + name;
+        const QString own = dir.filePath("s" + steps + "/coco_captioning");
+        for (const QStringList& args :
+             {QStringList{"import-cs231n", dir.filePath("s" + steps + "/course_model.pt"),
+                          "--vocab", own + "/coco2014_vocab.json", "--steps", steps, "-o", out},
+              QStringList{"eval", "--checkpoint", out, "--data", own, "--store"}}) {
+            p.start(CL_CLI, args);
+            if (!p.waitForFinished(120000) || p.exitCode() != 0)
+                return false;
+        }
+        return true;
+    };
+    QVERIFY(make("300", "a-final.pt")); // sorts first by name, last by steps
+    QVERIFY(make("100", "b-early.pt"));
+    QVERIFY(m_f.start());
+    auto* w = m_f.window.get();
+    w->openCheckpoint(run + "/a-final.pt");
+    QVERIFY(QTest::qWaitFor([&] { return !w->busy() && w->model().config.inputDim == 16; }, 30000));
+    QSignalSpy views(w, &ui::MainWindow::viewUpdated);
+    w->openFeatures(data + "/val2014_vgg16_fc7_pca.h5", 3); // one row of the course's .h5
+    QVERIFY(views.wait(30000));
+    QSignalSpy compared(w, &ui::MainWindow::compared);
+    QVERIFY(w->openRunFolder(run));
+    QVERIFY(compared.wait(60000));
+    auto* table = w->timelinePanel()->figuresTable();
+    QTRY_COMPARE(table->item(0, 1)->text(), QString("100")); // ordered by recorded steps
+    QCOMPARE(table->item(1, 1)->text(), QString("300"));
+    QVERIFY(w->timelinePanel()->snapshots()[0].endsWith("b-early.pt"));
+    QStringList headers;
+    for (int c = 0; c < table->columnCount(); ++c)
+        headers << table->horizontalHeaderItem(c)->text();
+    QVERIFY2(headers.contains("val BLEU-1") && headers.contains("val loss") &&
+                 !headers.contains("attributes"),
+             qPrintable(headers.join(", ")));
+    const int loss = int(headers.indexOf("val loss"));
+    QVERIFY(table->item(0, loss)->text().toDouble() > table->item(1, loss)->text().toDouble());
     m_f.stop();
 }
 

@@ -1,6 +1,9 @@
 // Students' own course files (issue 19): a course-shaped coco_captioning folder written by
 // tests/course_data.py with h5py, and a course model it trained for 300 steps in PyTorch. The CLI
 // must read the folder as it is and score the model exactly as the Python reference does.
+#include "model/api/checkpoint_tools.h"
+#include "model/api/vocabulary.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,6 +14,10 @@
 #include <QtTest>
 
 #include <sys/stat.h>
+
+#include <algorithm>
+
+using namespace cl;
 
 namespace {
 
@@ -54,6 +61,9 @@ class TestCourse : public QObject {
     void wrappersAreUnwrapped();
     void wholeModelIsRefusedWithAHint();
     void ourFilesLoadWithWeightsOnly();
+    void headsAutoKeepsTheDefaultWhenUndecided();
+    void headsAutoTakesAClearWinner();
+    void headCountWithoutDataIsFlagged();
 
   private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -231,6 +241,52 @@ void TestCourse::ourFilesLoadWithWeightsOnly() {
                           "'captionlens-checkpoint', f\nprint(len(files))");
     QVERIFY2(py.code == 0, py.err.constData());
     QVERIFY(py.out.trimmed().toInt() >= 6);
+}
+
+void TestCourse::headsAutoKeepsTheDefaultWhenUndecided() {
+    // With one memory token the 2-head model read as 4 or 8 heads scores about the same: the
+    // data cannot decide, and the import says so and keeps --heads-default.
+    const QStringList base{"import-cs231n", path("course_model.pt"),
+                           "--vocab",       data() + "/coco2014_vocab.json",
+                           "--heads",       "auto",
+                           "--data",        data()};
+    const Out a = cli(base + QStringList{"-o", path("auto.pt")});
+    QVERIFY2(a.code == 0, a.err.constData());
+    for (const char* heads : {"\n    1  ", "\n    2  ", "\n    4  ", "\n   32  "})
+        QVERIFY2(a.out.contains(heads), a.out.constData()); // every divisor of the width 32
+    QVERIFY(a.out.contains("the data cannot decide"));
+    QVERIFY(a.out.contains("2 heads, width 32"));
+    const Out b = cli(base + QStringList{"--heads-default", "4", "-o", path("auto4.pt")});
+    QVERIFY2(b.out.contains("kept 4") && b.out.contains("4 heads, width 32"), b.out.constData());
+    QVERIFY(!QFileInfo::exists(path("auto.pt.heads-2.tmp"))); // trial files are removed
+}
+
+void TestCourse::headsAutoTakesAClearWinner() {
+    // The rule itself: with no margin the lowest loss wins; with an impossible one nothing does.
+    CourseImport import;
+    import.input = path("course_model.pt").toStdString();
+    import.vocab = Vocabulary::numbered(18).words();
+    import.output = path("rule.pt").toStdString();
+    const auto any = chooseHeadCount(import, data().toStdString(), 60, 2, 0.0);
+    QVERIFY(any.decided);
+    const auto best = std::min_element(any.scores.begin(), any.scores.end(),
+                                       [](auto& a, auto& b) { return a.loss < b.loss; });
+    QCOMPARE(any.chosen, best->heads);
+    const auto none = chooseHeadCount(import, data().toStdString(), 60, 2, 10.0);
+    QVERIFY(!none.decided);
+    QCOMPARE(none.chosen, int64_t(2));
+}
+
+void TestCourse::headCountWithoutDataIsFlagged() {
+    const Out plain = cli({"import-cs231n", path("course_model.pt"), "--vocab",
+                           data() + "/coco2014_vocab.json", "-o", path("plain.pt")});
+    QVERIFY2(plain.code == 0, plain.err.constData());
+    QVERIFY(plain.err.contains("WARNING: the head count is unchecked"));
+    const Out noData =
+        cli({"import-cs231n", path("course_model.pt"), "--vocab", data() + "/coco2014_vocab.json",
+             "--heads", "auto", "-o", path("x.pt")});
+    QCOMPARE(noData.code, 1);
+    QVERIFY(noData.err.contains("--heads auto needs the course data"));
 }
 
 QTEST_GUILESS_MAIN(TestCourse)

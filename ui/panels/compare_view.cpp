@@ -7,6 +7,8 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSlider>
@@ -20,12 +22,26 @@ namespace cl::ui {
 
 namespace {
 
+// A course model's stored val figures (eval --data --store), so two checkpoints over training
+// compare on the figures students know.
+QString courseFigures(const Metadata& meta) {
+    const QJsonObject e =
+        QJsonDocument::fromJson(QByteArray::fromStdString(meta.evalJson)).object();
+    if (!e.value("bleu1").isDouble() || !e.value("loss").isDouble())
+        return {};
+    return QObject::tr(" · val BLEU-1 %1, BLEU-4 %2, exact %3 %, loss %4")
+        .arg(e.value("bleu1").toDouble(), 0, 'f', 3)
+        .arg(e.value("bleu4").toDouble(), 0, 'f', 3)
+        .arg(100 * e.value("exact").toDouble(), 0, 'f', 1)
+        .arg(e.value("loss").toDouble(), 0, 'f', 3);
+}
+
 QString modelName(const CompareResult& r, int i) {
     const auto& meta = r.models[size_t(i)].meta;
     QString name = QFileInfo(r.paths[i]).fileName();
     if (meta.steps > 0)
         name += QObject::tr(" (%1 steps)").arg(meta.steps);
-    return name;
+    return name + courseFigures(meta);
 }
 
 QString letter(int i) {

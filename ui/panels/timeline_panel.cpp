@@ -25,16 +25,57 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
+#include <numeric>
 
 namespace cl::ui {
 
 namespace {
-// The figures worth a column, in this order, with their labels.
-const std::pair<const char*, const char*> kFigures[] = {{"exact_match", "exact match"},
-                                                        {"bleu4", "BLEU-4"},
-                                                        {"attribute_accuracy", "attributes"},
-                                                        {"relation_accuracy", "relations"},
-                                                        {"pointing_best", "pointing (best head)"}};
+// The figures worth a column, in this order, with their labels: the shapes world's for image
+// models, the course's val figures (eval --data) for feature models. Percentages unless marked.
+struct Figure {
+    const char* key;
+    const char* label;
+    bool percent;
+};
+const std::vector<Figure> kShapesFigures = {{"exact_match", "exact match", true},
+                                            {"bleu4", "BLEU-4", true},
+                                            {"attribute_accuracy", "attributes", true},
+                                            {"relation_accuracy", "relations", true},
+                                            {"pointing_best", "pointing (best head)", true}};
+const std::vector<Figure> kCourseFigures = {{"bleu1", "val BLEU-1", false},
+                                            {"bleu4", "val BLEU-4", false},
+                                            {"exact", "exact match", true},
+                                            {"loss", "val loss", false}};
+
+bool featureModels(const CompareResult& r) {
+    return std::any_of(r.models.begin(), r.models.end(),
+                       [](const ModelInfo& m) { return m.config.memory == MemoryKind::Features; });
+}
+
+// Snapshots in the order of their recorded training steps (imported course checkpoints carry
+// them from import-cs231n --steps; file names need not sort that way). True when it changed.
+bool orderBySteps(CompareResult& r) {
+    std::vector<size_t> order(size_t(r.paths.size()));
+    std::iota(order.begin(), order.end(), size_t(0));
+    auto steps = [&](size_t i) {
+        return r.ok(int(i)) ? r.models[i].meta.steps : std::numeric_limits<int64_t>::max();
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return steps(a) < steps(b); });
+    if (std::is_sorted(order.begin(), order.end()))
+        return false;
+    CompareResult sorted = r;
+    for (size_t k = 0; k < order.size(); ++k) {
+        sorted.paths[int(k)] = r.paths[int(order[k])];
+        sorted.models[k] = r.models[order[k]];
+        sorted.runs[k] = r.runs[order[k]];
+        if (order[k] < size_t(r.loadErrors.size()))
+            sorted.loadErrors[int(k)] = r.loadErrors[int(order[k])];
+    }
+    r = sorted;
+    return true;
+}
 // The head that points best (stored by `eval`, 0-based "layer L head H"), else the last layer's
 // average: the map most worth showing first.
 int defaultHead(const std::string& evalJson, const CaptionTrace& trace) {
@@ -211,6 +252,12 @@ void TimelinePanel::setResult(const CompareResult& result) {
     if (result.paths != m_paths)
         return; // another run was opened since
     m_last = result;
+    if (orderBySteps(m_last)) {
+        const QString shown = m_paths.value(position());
+        m_paths = m_last.paths;
+        const QSignalBlocker block(m_slider);
+        setPosition(std::max(0, int(m_paths.indexOf(shown))));
+    }
     fillTable();
     showCurrent();
 }
@@ -242,12 +289,13 @@ void TimelinePanel::fillTiles(const CaptionTrace& trace) {
 
 void TimelinePanel::fillTable() {
     QStringList headers{tr("snapshot"), tr("steps"), tr("caption of this image")};
-    for (const auto& f : kFigures)
-        headers << tr(f.second);
+    const bool have = m_last.paths == m_paths;
+    const auto& figures = have && featureModels(m_last) ? kCourseFigures : kShapesFigures;
+    for (const auto& f : figures)
+        headers << tr(f.label);
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setRowCount(int(m_paths.size()));
-    const bool have = m_last.paths == m_paths;
     for (int r = 0; r < m_paths.size(); ++r) {
         const bool ok = have && m_last.ok(r);
         const auto& meta = ok ? m_last.models[size_t(r)].meta : Metadata{};
@@ -258,11 +306,11 @@ void TimelinePanel::fillTable() {
             QJsonDocument::fromJson(QByteArray::fromStdString(meta.evalJson)).object();
         QStringList cells{QFileInfo(m_paths[r]).completeBaseName(),
                           ok ? QString::number(meta.steps) : QString(), caption};
-        for (const auto& f : kFigures) {
-            const QJsonValue v = eval.value(QLatin1String(f.first));
-            cells << (v.isDouble() ? QString::number(100.0 * v.toDouble(), 'f', 1) + " %"
-                      : ok         ? tr("not stored")
-                                   : QString());
+        for (const auto& f : figures) {
+            const QJsonValue v = eval.value(QLatin1String(f.key));
+            cells << (!v.isDouble() ? (ok ? tr("not stored") : QString())
+                      : f.percent   ? QString::number(100.0 * v.toDouble(), 'f', 1) + " %"
+                                    : QString::number(v.toDouble(), 'f', 3));
         }
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(r, c, new QTableWidgetItem(cells[c]));

@@ -1,5 +1,6 @@
 #include "ui/window/lesson.h"
 
+#include "model/api/course_data.h"
 #include "model/api/files.h"
 #include "model/api/json_limits.h"
 #include "model/api/npy.h"
@@ -272,10 +273,27 @@ QString writeLesson(const Lesson& l, const QString& path, const QString& resourc
 }
 
 std::vector<float> readFeatureRow(const QString& path, int row) {
-    const NpyMatrix m = readNpy(path.toStdString());
+    const std::string name = path.toStdString();
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool hdf5 = suffix == QLatin1String("h5") || suffix == QLatin1String("hdf5");
+    NpyMatrix m;
+    if (hdf5) // the course's feature files: only this row is read
+        m.rows = h5FeatureRows(name, &m.cols);
+    else
+        m = readNpy(name);
     if (row < 0 || row >= m.rows)
         fail(QObject::tr("%1 has %2 rows; row %3 does not exist").arg(path).arg(m.rows).arg(row));
-    return m.finiteRows(row, 1, path.toStdString());
+    if (!hdf5)
+        return m.finiteRows(row, 1, name);
+    NpyMatrix one{1, m.cols, h5Features(name, row, 1)};
+    try {
+        return one.finiteRows(0, 1, name);
+    } catch (const std::exception&) {
+        fail(QObject::tr("row %1 of %2 holds NaN, an infinity or a magnitude of 1e6 or more; "
+                         "features must be finite")
+                 .arg(row)
+                 .arg(path));
+    }
 }
 
 Lesson readLesson(const QString& path, const QString& resources) {

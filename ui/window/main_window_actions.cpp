@@ -61,9 +61,9 @@ void MainWindow::buildActions() {
             openCheckpoint(p);
     });
     openCk->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    file->addAction(tr("Open &Features (.npy)…"), this, [this] {
-        const auto p =
-            QFileDialog::getOpenFileName(this, tr("Open feature rows"), {}, tr("NumPy (*.npy)"));
+    file->addAction(tr("Open &Features (.npy, .h5)…"), this, [this] {
+        const auto p = QFileDialog::getOpenFileName(this, tr("Open feature rows"), {},
+                                                    tr("Feature rows (*.npy *.h5 *.hdf5)"));
         if (p.isEmpty())
             return;
         bool ok = false;
