@@ -50,6 +50,8 @@ struct Options {
         "profile-drag", "Print scene-editor drag-to-painted latency over N steps and exit", "n"};
     QCommandLineOption features{"features", "Caption a row of this .npy feature file", "file"};
     QCommandLineOption row{"row", "The row of --features to caption (default 0)", "i", "0"};
+    QCommandLineOption courseData{"course-data",
+                                  "Open the course's coco_captioning folder in the browser", "dir"};
 
     void describe(QCommandLineParser& parser) const {
         parser.setApplicationDescription("See inside an image-captioning transformer.");
@@ -58,7 +60,7 @@ struct Options {
         parser.addPositionalArgument(
             "image", "Image to caption, or a .cllesson (default: a bundled sample)");
         parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
-                           timeline, profileDrag, features, row});
+                           timeline, profileDrag, features, row, courseData});
     }
 };
 
@@ -136,6 +138,8 @@ int main(int argc, char** argv) {
         window.comparePanel()->addPaths(parser.values(o.compare));
     if (parser.isSet(o.timeline) && !window.openRunFolder(parser.value(o.timeline)))
         return 1;
+    if (parser.isSet(o.courseData))
+        window.openCourseData(parser.value(o.courseData));
     if (parser.isSet(o.profile)) {
         cl::scheduleProfile(&window, std::max(1, parser.value(o.profile).toInt()));
     } else if (parser.isSet(o.profileDrag)) {

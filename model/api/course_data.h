@@ -28,6 +28,10 @@ class CourseData {
     int64_t captionImage(Split split, int64_t caption) const; // the image row of a caption
     // Image rows that have at least one caption, ascending ("the first N images of the split").
     const std::vector<int64_t>& images(Split split) const;
+    // Every caption row of the split at once (rows x captionLength() word ids): one read, for
+    // listing a whole split.
+    std::vector<int64_t> allCaptions(Split split) const;
+    int64_t captionLength(Split split) const;
     // Every ground-truth caption of an image, as word ids (with <START>, <END>, <NULL>).
     std::vector<std::vector<int64_t>> references(Split split, int64_t image) const;
     // The image's feature row from the file of width `width` (PCA 512 or full 4096; a small

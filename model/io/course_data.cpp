@@ -141,6 +141,15 @@ std::vector<std::vector<int64_t>> CourseData::references(Split s, int64_t image)
     return out;
 }
 
+std::vector<int64_t> CourseData::allCaptions(Split s) const {
+    h5::Dataset caps(*d->captions, splitName(s) + "_captions");
+    return caps.readInts(0, caps.rows());
+}
+
+int64_t CourseData::captionLength(Split s) const {
+    return d->of(s).length;
+}
+
 std::vector<float> CourseData::features(Split s, int64_t image, int64_t width) const {
     if (width <= 0 || width > kMaxFeatureWidth)
         fail("feature width " + std::to_string(width) + " is out of range");
@@ -206,6 +215,12 @@ const std::vector<int64_t>& CourseData::images(Split) const {
     noHdf5();
 }
 std::vector<std::vector<int64_t>> CourseData::references(Split, int64_t) const {
+    noHdf5();
+}
+std::vector<int64_t> CourseData::allCaptions(Split) const {
+    noHdf5();
+}
+int64_t CourseData::captionLength(Split) const {
     noHdf5();
 }
 std::vector<float> CourseData::features(Split, int64_t, int64_t) const {

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 
 namespace cl::h5 {
@@ -18,6 +19,13 @@ constexpr int64_t kMaxReadElements = int64_t(1) << 26; // per read: 256 MB of fl
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
+}
+
+// Debian's HDF5 is the serial build: not thread-safe, even across files. Every call of ours holds
+// this lock (the GUI reads course data on background threads).
+std::recursive_mutex& lock() {
+    static std::recursive_mutex m;
+    return m;
 }
 
 // The HDF5 signature sits at offset 0, 512, 1024, ... (after an optional user block).
@@ -38,6 +46,7 @@ bool hasSignature(const std::string& path) {
 } // namespace
 
 File::File(const std::string& path) : m_path(path) {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors are ours to report, in one line
     const std::string why = files::notRegularReason(path);
     if (!why.empty())
@@ -50,16 +59,19 @@ File::File(const std::string& path) : m_path(path) {
 }
 
 File::~File() {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     if (m_id >= 0)
         H5Fclose(m_id);
 }
 
 bool File::has(const std::string& dataset) const {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     return H5Lexists(m_id, dataset.c_str(), H5P_DEFAULT) > 0;
 }
 
 Dataset::Dataset(const File& file, const std::string& name)
     : m_where(file.path() + " dataset '" + name + "'") {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     if (!file.has(name))
         fail(file.path() + " lacks the dataset '" + name + "'");
     m_id = H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT);
@@ -89,6 +101,7 @@ Dataset::Dataset(const File& file, const std::string& name)
 }
 
 Dataset::~Dataset() {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     if (m_id >= 0)
         H5Dclose(m_id);
 }
@@ -108,6 +121,7 @@ void Dataset::read(int64_t first, int64_t count, int64_t memType, void* out) con
         fail("cannot read " + m_where + ": too many values at once");
     if (count == 0)
         return;
+    const std::lock_guard<std::recursive_mutex> hold(lock());
     const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
     const hsize_t size[2] = {static_cast<hsize_t>(count), static_cast<hsize_t>(cols())};
     const int rank = static_cast<int>(m_dims.size());

@@ -1,5 +1,7 @@
 #include "ui/window/main_window.h"
 
+#include "model/api/course_data.h"
+#include "model/api/npy.h"
 #include "model/api/scene.h"
 #include "ui/math/attention_math.h"
 #include "ui/panels/attention_panel.h"
@@ -12,6 +14,7 @@
 #include "ui/panels/selection.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/window/background.h"
+#include "ui/window/course_browser.h"
 #include "ui/window/lesson.h"
 
 #include <QComboBox>
@@ -163,13 +166,73 @@ void MainWindow::openFeatures(const QString& path, int row) {
         });
 }
 
-void MainWindow::captionFeatureRow(const std::vector<float>& row, const QString& path, int index) {
+void MainWindow::captionFeatureRow(const std::vector<float>& row, const QString& path, int index,
+                                   const QString& name) {
     CaptionInput input;
     input.features = row;
     input.featuresPath = QFileInfo(path).absoluteFilePath();
     input.featuresRow = index;
-    input.name = tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(index);
+    input.name =
+        name.isEmpty() ? tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(index) : name;
     m_session->caption(input);
+}
+
+void MainWindow::openCourseData(const QString& folder) {
+    if (!m_courseBrowser) {
+        m_courseBrowser = new CourseBrowser(this);
+        connect(m_courseBrowser, &CourseBrowser::imageChosen, this,
+                &MainWindow::captionCourseImage);
+        connect(this, &MainWindow::viewUpdated, m_courseBrowser, [this] {
+            if (view().imageName == m_courseName && m_courseImage >= 0) {
+                QStringList words;
+                for (const auto& w : view().trace.words())
+                    words << QString::fromStdString(w);
+                m_courseBrowser->showCaption(m_courseImage, words);
+            }
+        });
+    }
+    m_courseBrowser->open(folder);
+    if (model().config.memory == MemoryKind::Features)
+        m_courseBrowser->score(QString::fromStdString(model().path));
+    m_courseBrowser->show();
+    m_courseBrowser->raise();
+}
+
+// The browser's choice: its feature row (read off the GUI thread) captioned like any input.
+void MainWindow::captionCourseImage(const QString& folder, const QString& split, qint64 image,
+                                    const QString& name) {
+    const ModelConfig& c = model().config;
+    if (c.memory != MemoryKind::Features)
+        return showError(tr("the model on screen captions images; open a course (feature) "
+                            "checkpoint to caption the course's images"));
+    struct Read {
+        std::vector<float> row;
+        QString error;
+    };
+    ++m_reading;
+    const int64_t width = c.inputDim;
+    runInBackground<Read>(
+        this,
+        [folder, split, image, width, name] {
+            Read r;
+            try {
+                const CourseData data(folder.toStdString());
+                const NpyMatrix one{
+                    1, width, data.features(splitFromName(split.toStdString()), image, width)};
+                r.row = one.finiteRows(0, 1, name.toStdString());
+            } catch (const std::exception& e) {
+                r.error = QString::fromStdString(e.what());
+            }
+            return r;
+        },
+        [this, folder, image, name](Read& r) {
+            --m_reading;
+            if (!r.error.isEmpty())
+                return showError(r.error);
+            m_courseName = name;
+            m_courseImage = image;
+            captionFeatureRow(r.row, folder, int(image), name);
+        });
 }
 
 void MainWindow::openCheckpoint(const QString& path) {
@@ -239,6 +302,8 @@ void MainWindow::showModel(const ModelInfo& info) {
     m_comparePanel->setCurrentModel(QString::fromStdString(info.path));
     // Only a checkpoint the user opened joins the recent files, not one a lesson brought.
     const QString opened = QFileInfo(QString::fromStdString(info.path)).absoluteFilePath();
+    if (m_courseBrowser && info.config.memory == MemoryKind::Features)
+        m_courseBrowser->score(QString::fromStdString(info.path)); // the list follows the model
     if (opened == m_userCheckpoint)
         rememberRecent(QStringLiteral("recentCheckpoints"), opened);
     const auto& c = info.config;

@@ -28,6 +28,7 @@ class PePanel;
 class SceneEditor;
 class Selection;
 class TimelinePanel;
+class CourseBrowser;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -50,6 +51,9 @@ class MainWindow final : public QMainWindow {
         QStringList compare;
     };
     void openLesson(const QString& path, const LessonOverrides& overrides = {});
+    // The course's coco_captioning folder in the Course data browser (issue 19).
+    void openCourseData(const QString& folder);
+    CourseBrowser* courseBrowser() const { return m_courseBrowser; }
     bool exportView(const QString& path); // .png or .pdf: the whole panel, no scroll bars
     bool exportAttentionCsv(const QString& path);
     // "three-shapes-attention-L2-avg-circle.png": input, panel, layer, head and word.
@@ -118,7 +122,10 @@ class MainWindow final : public QMainWindow {
     void applyLessonView(const Lesson& lesson);
     Lesson currentLesson() const;
     void captionImage(const LoadedImage& image, const QString& name, bool fromEditor);
-    void captionFeatureRow(const std::vector<float>& row, const QString& path, int index);
+    void captionFeatureRow(const std::vector<float>& row, const QString& path, int index,
+                           const QString& name = {});
+    void captionCourseImage(const QString& folder, const QString& split, qint64 image,
+                            const QString& name);
     void playLesson(Lesson lesson, const QString& path, const LessonOverrides& overrides);
     void showError(const QString& message);
     void showBusy(const QString& message);
@@ -146,6 +153,9 @@ class MainWindow final : public QMainWindow {
     QString m_lastError;
     QString m_userCheckpoint; // opened by the user: the one that joins the recent files
     int m_reading = 0;        // lessons and feature files being read in the background
+    CourseBrowser* m_courseBrowser = nullptr;
+    QString m_courseName; // the browser's image on screen: its caption goes back to the browser
+    qint64 m_courseImage = -1;
     QString m_resourceDir;
     QLabel* m_ablationBadge;
     QRect m_normalGeometry; // the window before presenter mode, restored after it

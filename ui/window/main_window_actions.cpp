@@ -61,6 +61,12 @@ void MainWindow::buildActions() {
             openCheckpoint(p);
     });
     openCk->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("Open Course &Data…"), this, [this] {
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("Open the course's coco_captioning folder"));
+        if (!folder.isEmpty())
+            openCourseData(folder);
+    });
     file->addAction(tr("Open &Features (.npy, .h5)…"), this, [this] {
         const auto p = QFileDialog::getOpenFileName(this, tr("Open feature rows"), {},
                                                     tr("Feature rows (*.npy *.h5 *.hdf5)"));

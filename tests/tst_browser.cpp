@@ -1,0 +1,186 @@
+// The Course data browser (issue 19): the course's folder listed, an image chosen by a click fills
+// every panel with its ground truth and BLEU on screen, and photos fetched by URL from a local
+// HTTP server started here (200, 404, a server that never answers, a body that is no image).
+#include "tests/gui_fixture.h"
+#include "ui/panels/caption_panel.h"
+#include "ui/window/course_browser.h"
+#include "ui/window/image_fetcher.h"
+
+#include <QBuffer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+using namespace cl;
+
+namespace {
+
+// Canned answers by path; /slow never answers. Counts the requests it was sent.
+class TinyHttp : public QObject {
+  public:
+    TinyHttp() {
+        m_server.listen(QHostAddress::LocalHost);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* s = m_server.nextPendingConnection())
+                connect(s, &QTcpSocket::readyRead, s, [this, s] { answer(s); });
+        });
+        QImage image(40, 30, QImage::Format_RGB888);
+        image.fill(Qt::darkCyan);
+        QBuffer buffer(&m_png);
+        buffer.open(QIODevice::WriteOnly);
+        image.save(&buffer, "PNG");
+    }
+    QString url(const QString& path) const {
+        return QStringLiteral("http://127.0.0.1:%1%2").arg(m_server.serverPort()).arg(path);
+    }
+    int requests = 0;
+
+  private:
+    void answer(QTcpSocket* s) {
+        const QByteArray request = s->readAll();
+        ++requests;
+        const QByteArray path = request.split(' ').value(1);
+        if (path.startsWith("/slow"))
+            return;
+        QByteArray status = "200 OK", type = "image/png", body = m_png;
+        if (path.startsWith("/missing"))
+            status = "404 Not Found", type = "text/plain", body = "no";
+        else if (path.startsWith("/text"))
+            type = "text/html", body = "<html>a web page, not a photo</html>";
+        s->write("HTTP/1.1 " + status + "\r\nContent-Type: " + type +
+                 "\r\nCache-Control: max-age=3600\r\nContent-Length: " +
+                 QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+        s->disconnectFromHost();
+    }
+    QTcpServer m_server;
+    QByteArray m_png;
+};
+
+} // namespace
+
+class TestBrowser : public QObject {
+    Q_OBJECT
+  private slots:
+    void fetcherAnswersEveryCase();
+    void browserFillsEveryPanel();
+
+  private:
+    bool writeCourseData(const QString& urlPrefix);
+    QTemporaryDir m_dir;
+    cltest::GuiFixture m_f;
+};
+
+void TestBrowser::fetcherAnswersEveryCase() {
+    TinyHttp http;
+    QTemporaryDir cache;
+    ui::ImageFetcher fetcher(nullptr, cache.path(), 700);
+    QSignalSpy fetched(&fetcher, &ui::ImageFetcher::fetched);
+    QSignalSpy failed(&fetcher, &ui::ImageFetcher::failed);
+    fetcher.fetch(http.url("/ok.png"));
+    QVERIFY(fetched.wait(5000));
+    QCOMPARE(fetched.last().at(1).value<QImage>().size(), QSize(40, 30));
+    fetcher.fetch(http.url("/ok.png")); // the disk cache answers: no second request
+    QVERIFY(fetched.wait(5000));
+    QCOMPARE(http.requests, 1);
+    const struct {
+        const char* path;
+        const char* reason;
+    } cases[] = {{"/missing", "not found (HTTP 404)"},
+                 {"/slow", "no answer within 0.7 s"},
+                 {"/text", "not an image"}};
+    for (const auto& c : cases) {
+        fetcher.fetch(http.url(c.path));
+        QVERIFY2(failed.wait(5000), c.path);
+        QVERIFY2(failed.last().at(1).toString().contains(c.reason),
+                 qPrintable(failed.last().at(1).toString()));
+    }
+    // A dead URL says so once: asked again, nothing is fetched and nothing repeated.
+    const int before = http.requests;
+    fetcher.fetch(http.url("/missing"));
+    QTest::qWait(300);
+    QCOMPARE(failed.count(), 3);
+    QCOMPARE(http.requests, before);
+    QVERIFY(fetcher.knownDead(http.url("/missing")));
+}
+
+bool TestBrowser::writeCourseData(const QString& urlPrefix) {
+    QProcess py;
+    py.start(CL_PYTHON3, {CL_SOURCE_DIR "/tests/course_data.py", m_dir.path(), "300"});
+    if (!py.waitForFinished(120000) || py.exitCode() != 0)
+        return false;
+    QProcess cli;
+    cli.start(CL_CLI, {"import-cs231n", m_dir.filePath("course_model.pt"), "--vocab",
+                       m_dir.filePath("coco_captioning/coco2014_vocab.json"), "-o",
+                       m_dir.filePath("model.pt")});
+    if (!cli.waitForFinished(120000) || cli.exitCode() != 0)
+        return false;
+    QFile urls(m_dir.filePath("coco_captioning/val2014_urls.txt"));
+    if (!urls.open(QIODevice::WriteOnly))
+        return false;
+    for (int i = 0; i < 60; ++i)
+        urls.write((urlPrefix + QString::number(i) + "\n").toUtf8());
+    return true;
+}
+
+void TestBrowser::browserFillsEveryPanel() {
+    if (QString(CL_PYTHON3).isEmpty())
+        QSKIP("no /usr/bin/python3 with torch and h5py");
+    TinyHttp http;
+    QVERIFY(m_dir.isValid() && writeCourseData(http.url("/ok.png?image=")));
+    QVERIFY(m_f.start());
+    auto* w = m_f.window.get();
+    const QString folder = m_dir.filePath("coco_captioning");
+    // The shapes model cannot caption feature rows: said, nothing changes.
+    w->openCourseData(folder);
+    auto* browser = w->courseBrowser();
+    auto* table = browser->table();
+    QTRY_VERIFY_WITH_TIMEOUT(!browser->loading(), 30000);
+    QCOMPARE(browser->table()->model()->rowCount(), 60);
+    QSignalSpy errors(w, &ui::MainWindow::errorShown);
+    browser->choose(0);
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(w->lastError().contains("open a course (feature) checkpoint"));
+
+    QSignalSpy scored(browser, &ui::CourseBrowser::scored);
+    w->openCheckpoint(m_dir.filePath("model.pt"));
+    QVERIFY(QTest::qWaitFor([&] { return !w->busy() && w->model().config.inputDim == 16; }, 30000));
+    // The list gains the model's caption and BLEU-1 of its first images, computed aside.
+    QVERIFY(scored.wait(30000));
+    QVERIFY(!table->model()->index(10, 2).data().toString().isEmpty());
+    QVERIFY(table->model()->index(10, 3).data().toString().startsWith("0.") ||
+            table->model()->index(10, 3).data().toString() == "1.000");
+    // Search: only rows whose captions mention a cube.
+    browser->search()->setText("cube");
+    const int cubes = browser->table()->model()->rowCount();
+    QVERIFY(cubes > 0 && cubes < 60);
+    browser->search()->clear();
+    // A click on the fourth row, where a person clicks.
+    QSignalSpy views(w, &ui::MainWindow::viewUpdated);
+    const QModelIndex index = table->model()->index(3, 1);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+    QVERIFY(views.wait(30000));
+    const qint64 image = table->model()->index(3, 0).data().toLongLong();
+    QCOMPARE(w->view().imageName, QString("val image %1").arg(image));
+    QVERIFY(!w->view().trace.text().empty());
+    // Every panel shows it: the caption panel names it.
+    bool named = false;
+    for (auto* l : w->captionPanel()->findChildren<QLabel*>())
+        named = named || l->text().contains(QString("val image %1").arg(image));
+    QVERIFY(named);
+    // The ground truth, the model's caption and its BLEU-1 are on screen, and in the list.
+    const auto& listed = browser->listing().images[size_t(image)];
+    QVERIFY(browser->references()->text().contains(listed.references.first().toHtmlEscaped()));
+    QTRY_VERIFY(browser->caption()->text().contains("BLEU-1"));
+    QVERIFY(browser->caption()->text().contains(QString::fromStdString(w->view().trace.text())));
+    QVERIFY(!table->model()->index(3, 3).data().toString().isEmpty());
+    // The photo arrived from its URL.
+    QTRY_VERIFY_WITH_TIMEOUT(!browser->photo()->pixmap().isNull(), 10000);
+    m_f.stop();
+}
+
+QTEST_MAIN(TestBrowser)
+#include "tst_browser.moc"
