@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
-#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson; default
-#                                            all)
+#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson h5;
+#                                            default all)
 # FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
 # measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
 # 2048): the memory limit per target. Targets with a dictionary (tests/fuzz/TARGET.dict: pickle
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson h5)
 BUILD_DIR=${BUILD_DIR:-build-asan}
 CLI="$BUILD_DIR/app/cli/captionlens-cli"
 CORPUS="$BUILD_DIR/fuzz-corpus"
@@ -27,7 +27,7 @@ export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
 
 seed_corpora() {
   local c="$CORPUS"
-  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson"
+  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson" "$c/h5"
   cp resources/lessons/*.cllesson "$c/lesson/"
   # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
   if [ ! -f "$c/checkpoint/tiny.pt" ]; then
@@ -44,6 +44,18 @@ np.save(f"{d}/f64.npy", np.linspace(0, 1, 5))
 np.save(f"{d}/fortran.npy", np.asfortranarray(np.ones((2, 3), dtype=np.float32)))
 PY
   cp tests/golden/tiny_vocab.json "$c/vocab/"
+  # Course feature files: float32 rows, float64, integers (refused), two datasets.
+  /usr/bin/python3 - "$c/h5" <<'PY'
+import sys, h5py, numpy as np
+d = sys.argv[1]
+for name, arr in (("f32", np.arange(12, dtype=np.float32).reshape(3, 4)),
+                  ("f64", np.ones((2, 5))), ("ints", np.zeros((2, 2), dtype=np.int32))):
+    with h5py.File(f"{d}/{name}.h5", "w") as f:
+        f["features"] = arr
+with h5py.File(f"{d}/two.h5", "w") as f:
+    f["features"] = np.zeros((1, 3), dtype=np.float32)
+    f["train_captions"] = np.zeros((2, 17), dtype=np.int32)
+PY
   printf '{"idx_to_word": ["<NULL>", "<START>", "<END>", "<UNK>", "a"], "word_to_idx": {"a": 4}}' \
     > "$c/vocab/small.json"
   for ext in png jpg bmp ppm; do "$CLI" scene --seed 3 --size 32 -o "$c/image/scene.$ext" > /dev/null; done
