@@ -2,6 +2,7 @@
 // every panel with its ground truth and BLEU on screen, and photos fetched by URL from a local
 // HTTP server started here (200, 404, a server that never answers, a body that is no image).
 #include "tests/gui_fixture.h"
+#include "ui/panels/attention_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/window/course_browser.h"
 #include "ui/window/image_fetcher.h"
@@ -171,6 +172,10 @@ void TestBrowser::browserFillsEveryPanel() {
     for (auto* l : w->captionPanel()->findChildren<QLabel*>())
         named = named || l->text().contains(QString("val image %1").arg(image));
     QVERIFY(named);
+    // The Attention panel says the head count was assumed at import (no --heads given).
+    w->showPanel("attention");
+    QVERIFY2(w->attentionPanel()->headCountText().contains("2 heads per layer, assumed at import"),
+             qPrintable(w->attentionPanel()->headCountText()));
     // The ground truth, the model's caption and its BLEU-1 are on screen, and in the list.
     const auto& listed = browser->listing().images[size_t(image)];
     QVERIFY(browser->references()->text().contains(listed.references.first().toHtmlEscaped()));

@@ -47,6 +47,8 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     m_opacity->setMaximumWidth(260);
     m_crossTitle = new QLabel(this);
     m_stripTitle = new QLabel(this);
+    m_heads = new QLabel(this);
+    m_heads->setWordWrap(true);
 
     auto* selfBox = new QGroupBox(tr("Masked self-attention: every layer × head (click one; "
                                      "title shows mean entropy, low = sharp)"),
@@ -87,7 +89,8 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     top->addWidget(m_autoContrast);
     top->addSpacing(24);
     top->addWidget(m_opacity, 1);
-    top->addStretch(1);
+    top->addSpacing(24);
+    top->addWidget(m_heads, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
@@ -149,8 +152,24 @@ void AttentionPanel::rebuild() {
     m_builtHeads = heads;
 }
 
+QString AttentionPanel::headCountText() const {
+    return m_heads->text();
+}
+
 void AttentionPanel::setView(const CaptionView& view) {
     m_view = view;
+    // A course state_dict does not record its head count: the maps below are drawn for the count
+    // assumed at import, and a wrong one draws plausible, wrong pictures.
+    const QString heads = view.trace.heads == 1
+                              ? tr("1 head per layer")
+                              : tr("%1 heads per layer").arg(view.trace.heads);
+    const bool imported =
+        QString::fromStdString(view.model.meta.dataset).contains(QLatin1String("imported"));
+    m_heads->setText(imported ? tr("<b>%1, assumed at import</b> (a state_dict does not record "
+                                   "it; check with import-cs231n --heads auto)")
+                                    .arg(heads)
+                              : heads);
+    m_heads->setToolTip(m_heads->text());
     rebuild();
     m_crossStack->setCurrentIndex(view.hasSpatialMemory() ? 0 : 1);
     refresh();

@@ -27,6 +27,7 @@ class AttentionPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     AttentionPanel(Selection* selection, QWidget* parent = nullptr);
+    QString headCountText() const; // "2 heads per layer", and whether it was assumed
     void setView(const CaptionView& view) override;
 
     int thumbnailCount() const { return static_cast<int>(m_thumbs.size()); }
@@ -54,6 +55,7 @@ class AttentionPanel final : public QWidget, public Panel {
     OpacitySlider* m_opacity; // this panel's own
     QLabel* m_crossTitle;
     QLabel* m_stripTitle;
+    QLabel* m_heads; // the head count, said to be assumed for imported course models
     QStackedWidget* m_crossStack;
     std::vector<HeatmapPlot*> m_thumbs;       // [layer * (heads + 1) + head + 1]
     std::vector<AttentionTile*> m_crossTiles; // same indexing
