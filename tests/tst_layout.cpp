@@ -213,7 +213,9 @@ void TestLayout::dialogsKeepFullScreen() {
     editor->addObject();
     QVERIFY(view.wait(30000));
     QVERIFY(w->isFullScreen());
+    QSignalSpy errors(w, &ui::MainWindow::errorShown);
     w->openImage(m_f.dir.filePath("missing.png")); // an error dialog (dialogs are off in tests)
+    QTRY_COMPARE(errors.count(), 1);
     QVERIFY(w->isFullScreen());
 }
 

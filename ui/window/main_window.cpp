@@ -121,15 +121,26 @@ void MainWindow::captionImage(const LoadedImage& image, const QString& name, boo
     input.fromEditor = fromEditor;
     if (fromEditor)
         input.scene = m_sceneEditor->spec();
+    ++m_inputGeneration; // a pending read of an earlier input no longer counts
     m_session->caption(input);
 }
 
+// Decoded off the GUI thread (a large photo takes a while); if another input was asked for in
+// the meantime, that one wins.
 void MainWindow::openImage(const QString& path) {
-    const LoadedImage img = loadImage(path);
-    if (!img.ok())
-        return showError(img.error);
-    rememberRecent(QStringLiteral("recentImages"), QFileInfo(path).absoluteFilePath());
-    captionImage(img, QFileInfo(path).fileName(), false);
+    const quint64 generation = ++m_inputGeneration;
+    ++m_reading;
+    runInBackground<LoadedImage>(
+        this, [path] { return loadImage(path); },
+        [this, path, generation](LoadedImage& img) {
+            --m_reading;
+            if (generation != m_inputGeneration)
+                return;
+            if (!img.ok())
+                return showError(img.error);
+            rememberRecent(QStringLiteral("recentImages"), QFileInfo(path).absoluteFilePath());
+            captionImage(img, QFileInfo(path).fileName(), false);
+        });
 }
 
 void MainWindow::openRandomScene(quint64 seed) {
@@ -138,6 +149,7 @@ void MainWindow::openRandomScene(quint64 seed) {
     input.image = fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb}));
     input.name = tr("scene %1").arg(seed);
     input.scene = s.spec; // the scene editor can take it up as it is
+    ++m_inputGeneration;  // a pending read of an earlier input no longer counts
     m_session->caption(input);
 }
 
@@ -147,6 +159,7 @@ void MainWindow::openFeatures(const QString& path, int row) {
         QString error;
     };
     ++m_reading;
+    const quint64 generation = ++m_inputGeneration;
     runInBackground<Read>(
         this,
         [path, row] {
@@ -158,8 +171,10 @@ void MainWindow::openFeatures(const QString& path, int row) {
             }
             return r;
         },
-        [this, path, row](Read& r) {
+        [this, path, row, generation](Read& r) {
             --m_reading;
+            if (generation != m_inputGeneration)
+                return;
             if (!r.error.isEmpty())
                 return showError(r.error);
             captionFeatureRow(r.row, path, row);
@@ -174,6 +189,7 @@ void MainWindow::captionFeatureRow(const std::vector<float>& row, const QString&
     input.featuresRow = index;
     input.name =
         name.isEmpty() ? tr("%1, row %2").arg(QFileInfo(path).fileName()).arg(index) : name;
+    ++m_inputGeneration; // a pending read of an earlier input no longer counts
     m_session->caption(input);
 }
 

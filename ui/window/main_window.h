@@ -63,12 +63,12 @@ class MainWindow final : public QMainWindow {
     const CaptionView& view() const { return m_session->view(); }
     const ModelInfo& model() const { return m_session->model(); }
     QString lastError() const { return m_lastError; }
-    bool busy() const { return m_session->busy(); }
-    CaptionPanel* captionPanel() const;     // up to date with view()
-    AttentionPanel* attentionPanel() const; // up to date with view()
-    PePanel* pePanel() const;               // up to date with view()
-    DecodePanel* decodePanel() const;       // up to date with view()
-    HeadsPanel* headsPanel() const;         // up to date with view()
+    bool busy() const { return m_reading > 0 || m_session->busy(); } // reading counts
+    CaptionPanel* captionPanel() const;                              // up to date with view()
+    AttentionPanel* attentionPanel() const;                          // up to date with view()
+    PePanel* pePanel() const;                                        // up to date with view()
+    DecodePanel* decodePanel() const;                                // up to date with view()
+    HeadsPanel* headsPanel() const;                                  // up to date with view()
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
@@ -151,8 +151,9 @@ class MainWindow final : public QMainWindow {
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QString m_lastError;
-    QString m_userCheckpoint; // opened by the user: the one that joins the recent files
-    int m_reading = 0;        // lessons and feature files being read in the background
+    QString m_userCheckpoint;      // opened by the user: the one that joins the recent files
+    int m_reading = 0;             // lessons, images and feature files being read in the background
+    quint64 m_inputGeneration = 0; // bumped by every input asked for: stale reads are dropped
     CourseBrowser* m_courseBrowser = nullptr;
     QString m_courseName; // the browser's image on screen: its caption goes back to the browser
     qint64 m_courseImage = -1;
