@@ -1,5 +1,7 @@
 #include "model/api/evaluation.h"
 
+#include "model/api/bleu.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,21 +12,14 @@ namespace cl {
 
 namespace {
 
-using Words = std::vector<std::string>;
+using Tokens = std::vector<std::string>;
 
-Words split(const std::string& s) {
-    Words w;
+Tokens split(const std::string& s) {
+    Tokens w;
     std::istringstream in(s);
     for (std::string x; in >> x;)
         w.push_back(x);
     return w;
-}
-
-std::map<Words, int> ngrams(const Words& w, size_t n) {
-    std::map<Words, int> out;
-    for (size_t i = 0; i + n <= w.size(); ++i)
-        ++out[Words(w.begin() + i, w.begin() + i + n)];
-    return out;
 }
 
 int matches(const Mention& m, const SceneObject& o) {
@@ -51,7 +46,7 @@ std::vector<int> assign(const std::vector<Mention>& ms, const SceneSpec& spec, i
     return chosen; // chosen[k]: object of mention k
 }
 
-std::string generatedRelation(const Words& t) {
+std::string generatedRelation(const Tokens& t) {
     for (size_t i = 0; i < t.size(); ++i) {
         if (t[i] == "above" || t[i] == "below")
             return t[i];
@@ -100,7 +95,7 @@ void scorePointing(const CaptionTrace& tr, const std::vector<Mention>& ms,
 
 } // namespace
 
-std::vector<Mention> parseMentions(const Words& t) {
+std::vector<Mention> parseMentions(const Tokens& t) {
     std::vector<Mention> out;
     for (size_t i = 0; i + 3 < t.size() + 0 && i < t.size(); ++i) {
         if (t[i] != "a")
@@ -112,38 +107,23 @@ std::vector<Mention> parseMentions(const Words& t) {
     return out;
 }
 
-double corpusBleu4(const std::vector<Words>& cands, const std::vector<std::vector<Words>>& refs) {
-    double logSum = 0;
-    for (size_t n = 1; n <= 4; ++n) {
-        int64_t clipped = 0, total = 0;
-        for (size_t i = 0; i < cands.size(); ++i) {
-            std::map<Words, int> maxRef;
-            for (const auto& r : refs[i])
-                for (const auto& [g, c] : ngrams(r, n))
-                    maxRef[g] = std::max(maxRef[g], c);
-            for (const auto& [g, c] : ngrams(cands[i], n)) {
-                clipped += std::min(c, maxRef[g]);
-                total += c;
-            }
-        }
-        if (clipped == 0 || total == 0)
-            return 0.0;
-        logSum += std::log(double(clipped) / total) / 4;
-    }
-    int64_t c = 0, r = 0;
+// The one corpus BLEU-4 of the project (model/api/bleu.h) over words given ids on the fly.
+double corpusBleu4(const std::vector<Tokens>& cands, const std::vector<std::vector<Tokens>>& refs) {
+    std::map<std::string, int64_t> ids;
+    auto encode = [&](const Tokens& w) {
+        cl::Words out;
+        for (const auto& word : w)
+            out.push_back(ids.emplace(word, static_cast<int64_t>(ids.size())).first->second);
+        return out;
+    };
+    CorpusBleu bleu;
     for (size_t i = 0; i < cands.size(); ++i) {
-        c += static_cast<int64_t>(cands[i].size());
-        size_t best = refs[i][0].size();
-        for (const auto& ref : refs[i]) {
-            const auto d = std::abs(long(ref.size()) - long(cands[i].size()));
-            const auto bd = std::abs(long(best) - long(cands[i].size()));
-            if (d < bd || (d == bd && ref.size() < best))
-                best = ref.size();
-        }
-        r += static_cast<int64_t>(best);
+        std::vector<cl::Words> r;
+        for (const auto& ref : refs[i])
+            r.push_back(encode(ref));
+        bleu.add(encode(cands[i]), r);
     }
-    const double bp = c >= r ? 1.0 : std::exp(1.0 - double(r) / std::max<int64_t>(c, 1));
-    return bp * std::exp(logSum);
+    return bleu.score();
 }
 
 EvalResult evaluate(Captioner& model, const EvalOptions& o) {
@@ -154,8 +134,8 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
     Pointing p;
     p.hits.assign(static_cast<size_t>(res.layers * res.heads), 0);
     p.avgHits.assign(static_cast<size_t>(res.layers), 0);
-    std::vector<Words> cands;
-    std::vector<std::vector<Words>> refs;
+    std::vector<Tokens> cands;
+    std::vector<std::vector<Tokens>> refs;
     int64_t exact = 0, attrHits = 0, attrTotal = 0, relHits = 0;
     DecodeOptions d;
     d.maxLength = cfg.maxLength;
@@ -170,7 +150,7 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
         const auto traces = model.captionImages(images, d);
         for (int64_t i = 0; i < n; ++i) {
             const auto& s = scenes[i];
-            const Words words = traces[i].words();
+            const Tokens words = traces[i].words();
             cands.push_back(words);
             refs.emplace_back();
             for (const auto& c : s.captions)
