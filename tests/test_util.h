@@ -2,13 +2,30 @@
 // Shared helpers of the model tests. Include torch before Qt (the `slots` macro clash).
 #include <torch/torch.h>
 
+#include <caffe2/serialize/inline_container.h>
+
 #include <QTest>
 
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cltest {
+
+// A zip archive with the given records, as torch.save lays them out.
+inline std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
+    std::string out;
+    caffe2::serialize::PyTorchStreamWriter w([&](const void* d, size_t n) {
+        out.append(static_cast<const char*>(d), n);
+        return n;
+    });
+    for (const auto& [name, data] : records)
+        w.writeRecord(name, data.data(), data.size());
+    w.writeEndOfFile();
+    return out;
+}
 
 inline std::string readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -8,8 +8,6 @@
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
 
-#include <caffe2/serialize/inline_container.h>
-
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -35,19 +33,6 @@ Checkpoint imported(const std::string& layout, int64_t heads = 2) {
 
 void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
-}
-
-// A zip archive with the given records, as torch.save lays them out.
-std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
-    std::string out;
-    caffe2::serialize::PyTorchStreamWriter w([&](const void* d, size_t n) {
-        out.append(static_cast<const char*>(d), n);
-        return n;
-    });
-    for (const auto& [name, data] : records)
-        w.writeRecord(name, data.data(), data.size());
-    w.writeEndOfFile();
-    return out;
 }
 
 } // namespace
@@ -153,56 +138,56 @@ void TestCheckpoint::badFiles_data() {
                                << "damaged zip archive";
     QTest::newRow("legacy pickle") << QByteArray("\x80\x02\x8a\x0a", 4) << "legacy";
     QTest::newRow("zip without pickle")
-        << QByteArray::fromStdString(zipWith({{"version", "3\n"}})) << "has no data.pkl";
+        << QByteArray::fromStdString(cltest::zipWith({{"version", "3\n"}})) << "has no data.pkl";
     QTest::newRow("foreign global")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02"
-                                                           "cos\nsystem\n(X\x02\0\0\0lst"
-                                                           "R."s}}))
+        << QByteArray::fromStdString(cltest::zipWith({{"data.pkl", "\x80\x02"
+                                                                   "cos\nsystem\n(X\x02\0\0\0lst"
+                                                                   "R."s}}))
         << "refusing to load: the file references os.system";
     QTest::newRow("builtins eval")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x04\x8c\x08"
-                                                           "builtins\x8c\x04"
-                                                           "eval\x93."s}}))
+        << QByteArray::fromStdString(cltest::zipWith({{"data.pkl", "\x80\x04\x8c\x08"
+                                                                   "builtins\x8c\x04"
+                                                                   "eval\x93."s}}))
         << "references builtins.eval";
     QTest::newRow("unknown opcode")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02I12\n."s}}))
+        << QByteArray::fromStdString(cltest::zipWith({{"data.pkl", "\x80\x02I12\n."s}}))
         << "pickle opcode 0x49";
     QTest::newRow("truncated pickle")
-        << QByteArray::fromStdString(zipWith({{"data.pkl", "\x80\x02X\xff\0\0\0ab"s}}))
+        << QByteArray::fromStdString(cltest::zipWith({{"data.pkl", "\x80\x02X\xff\0\0\0ab"s}}))
         << "pickle is truncated";
     QTest::newRow("storage larger than record")
-        << QByteArray::fromStdString(
-               zipWith({{"data.pkl", "\x80\x02"
-                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
-                                     "ctorch\nFloatStorage\nX\x01\0\0\0"
-                                     "0X\x03\0\0\0cpuK\x10tQK\0K\x10\x85"
-                                     "K\x01\x85\x89)tR."s},
-                        {"data/0", std::string(8, '\0')}}))
+        << QByteArray::fromStdString(cltest::zipWith(
+               {{"data.pkl", "\x80\x02"
+                             "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                             "ctorch\nFloatStorage\nX\x01\0\0\0"
+                             "0X\x03\0\0\0cpuK\x10tQK\0K\x10\x85"
+                             "K\x01\x85\x89)tR."s},
+                {"data/0", std::string(8, '\0')}}))
         << "holds 8 bytes but 64 are declared";
     QTest::newRow("view beyond storage")
-        << QByteArray::fromStdString(
-               zipWith({{"data.pkl", "\x80\x02"
-                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
-                                     "ctorch\nFloatStorage\nX\x01\0\0\0"
-                                     "0X\x03\0\0\0cpuK\x02tQK\0K\x10\x85"
-                                     "K\x01\x85\x89)tR."s},
-                        {"data/0", std::string(8, '\0')}}))
+        << QByteArray::fromStdString(cltest::zipWith(
+               {{"data.pkl", "\x80\x02"
+                             "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                             "ctorch\nFloatStorage\nX\x01\0\0\0"
+                             "0X\x03\0\0\0cpuK\x02tQK\0K\x10\x85"
+                             "K\x01\x85\x89)tR."s},
+                {"data/0", std::string(8, '\0')}}))
         << "reaches element 15 of a storage holding 2";
     QTest::newRow("unsupported dtype")
-        << QByteArray::fromStdString(
-               zipWith({{"data.pkl", "\x80\x02"
-                                     "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
-                                     "ctorch\nComplexFloatStorage\nX\x01\0\0\0"
-                                     "0X\x03\0\0\0cpuK\x02tQK\0K\x02\x85"
-                                     "K\x01\x85\x89)tR."s},
-                        {"data/0", std::string(16, '\0')}}))
+        << QByteArray::fromStdString(cltest::zipWith(
+               {{"data.pkl", "\x80\x02"
+                             "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\0\0\0storage"
+                             "ctorch\nComplexFloatStorage\nX\x01\0\0\0"
+                             "0X\x03\0\0\0cpuK\x02tQK\0K\x02\x85"
+                             "K\x01\x85\x89)tR."s},
+                {"data/0", std::string(16, '\0')}}))
         << "ComplexFloatStorage";
     // 100,000 nested empty lists: "(((((...": the reader's depth bound, not the C++ stack.
     QTest::newRow("recursion bomb")
         << QByteArray::fromStdString(
-               zipWith({{"data.pkl", "\x80\x02" + std::string(100000, ']') + "."}}))
+               cltest::zipWith({{"data.pkl", "\x80\x02" + std::string(100000, ']') + "."}}))
         << "";
-    QTest::newRow("deep marks") << QByteArray::fromStdString(zipWith(
+    QTest::newRow("deep marks") << QByteArray::fromStdString(cltest::zipWith(
                                        {{"data.pkl", "\x80\x02" + std::string(100000, '(') + "."}}))
                                 << "";
 }
@@ -302,7 +287,8 @@ void TestCheckpoint::integerWeightsAreRefused() {
 void TestCheckpoint::duplicatedZipEntriesAreRefused() {
     // Two records named data.pkl (the writer refuses that, so the second name is patched in):
     // a zip reader may pick either; the load must end in a clean error or one consistent value.
-    std::string twice = zipWith({{"data.pkl", "\x80\x02}."s}, {"data.pkx", "\x80\x02K\x02."s}});
+    std::string twice =
+        cltest::zipWith({{"data.pkl", "\x80\x02}."s}, {"data.pkx", "\x80\x02K\x02."s}});
     for (size_t at = twice.find("data.pkx"); at != std::string::npos; at = twice.find("data.pkx"))
         twice.replace(at, 8, "data.pkl");
     writeBytes(path("dup.pt"), twice);

@@ -8,8 +8,6 @@
 #include "model/io/model_io.h"
 #include "test_util.h"
 
-#include <caffe2/serialize/inline_container.h>
-
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -31,6 +29,7 @@ extern char** environ;
 using namespace std::string_literals;
 using namespace cl;
 using cltest::readBytes;
+using cltest::zipWith;
 
 namespace {
 
@@ -87,18 +86,6 @@ Run runCli(const QString& dir, const std::vector<std::string>& args) {
     run.out = readBytes(outPath);
     run.err = readBytes(errPath);
     return run;
-}
-
-std::string zipWith(const std::vector<std::pair<std::string, std::string>>& records) {
-    std::string out;
-    caffe2::serialize::PyTorchStreamWriter w([&](const void* d, size_t n) {
-        out.append(static_cast<const char*>(d), n);
-        return n;
-    });
-    for (const auto& [name, data] : records)
-        w.writeRecord(name, data.data(), data.size());
-    w.writeEndOfFile();
-    return out;
 }
 
 std::string u32(uint32_t v) {
