@@ -53,7 +53,11 @@ File::File(const std::string& path) : m_path(path) {
         fail("cannot open " + path + ": " + (why.compare(0, 2, "a ") ? why : "it is " + why));
     if (!hasSignature(path))
         fail("cannot read " + path + ": not an HDF5 file");
-    m_id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    // Closing the file closes whatever of it is still open (a dataset a failed check left).
+    const hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fclose_degree(access, H5F_CLOSE_STRONG);
+    m_id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access);
+    H5Pclose(access);
     if (m_id < 0)
         fail("cannot read " + path + ": a damaged or truncated HDF5 file");
 }
@@ -77,6 +81,15 @@ Dataset::Dataset(const File& file, const std::string& name)
     m_id = H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT);
     if (m_id < 0)
         fail("cannot read " + m_where);
+    try {
+        describe();
+    } catch (...) {
+        H5Dclose(m_id); // a constructor that throws runs no destructor
+        throw;
+    }
+}
+
+void Dataset::describe() {
     const hid_t space = H5Dget_space(m_id);
     const int rank = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
     if (rank < 0 || rank > 4) {

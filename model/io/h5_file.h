@@ -45,6 +45,7 @@ class Dataset {
     std::vector<float> readFloats(int64_t first, int64_t count) const;
 
   private:
+    void describe(); // dims and kind
     void read(int64_t first, int64_t count, int64_t memType, void* out) const;
     int64_t m_id = -1;
     std::string m_where;
