@@ -169,6 +169,7 @@ void TestCorrupt::courseFeatureFiles() {
     });
     totalCases += t.cases;
     QVERIFY(t.errors > 0 && t.loaded > 0);
+    QCOMPARE(h5OpenObjects(), int64_t(0)); // every file and dataset closed, errors included
 }
 
 void TestCorrupt::images() {

@@ -192,6 +192,10 @@ std::vector<float> h5Features(const std::string& path, int64_t first, int64_t co
     return f.readFloats(first, count);
 }
 
+int64_t h5OpenObjects() {
+    return h5::openObjects();
+}
+
 #else
 
 struct CourseData::Impl {};
@@ -234,6 +238,9 @@ int64_t h5FeatureRows(const std::string&, int64_t*) {
 }
 std::vector<float> h5Features(const std::string&, int64_t, int64_t) {
     noHdf5();
+}
+int64_t h5OpenObjects() {
+    return 0;
 }
 
 #endif

@@ -45,6 +45,11 @@ bool hasSignature(const std::string& path) {
 
 } // namespace
 
+int64_t openObjects() {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
+    return static_cast<int64_t>(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL));
+}
+
 File::File(const std::string& path) : m_path(path) {
     const std::lock_guard<std::recursive_mutex> hold(lock());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors are ours to report, in one line

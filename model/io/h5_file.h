@@ -8,6 +8,9 @@
 
 namespace cl::h5 {
 
+// Every HDF5 handle open in the process.
+int64_t openObjects();
+
 class File {
   public:
     // Only a regular HDF5 file (signature checked first); throws one line otherwise.
