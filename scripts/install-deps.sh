@@ -16,7 +16,7 @@ PACKAGES=(
   qt6-base-dev libqcustomplot-dev
   libtorch-dev libopenblas0-pthread
   nlohmann-json3-dev libcli11-dev libhdf5-dev
-  python3-torch python3-numpy python3-h5py
+  python3-torch python3-numpy python3-h5py python3-pil
   xvfb xauth
   clang libclang-rt-14-dev
   librsvg2-bin help2man dpkg-dev

@@ -3,10 +3,12 @@
 
 #include "model/api/captioner.h"
 #include "model/api/evaluation.h"
+#include "model/api/robustness.h"
 #include "model/api/scene.h"
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 
 using namespace cl;
@@ -21,6 +23,9 @@ class TestShapes : public QObject {
     void trainingLowersLoss();
     void resumeAfterKill();
     void shippedDefaultModel();
+    void suiteJudging_data();
+    void suiteJudging();
+    void suiteFromAnotherRenderer();
 };
 
 void TestShapes::deterministicScenes() {
@@ -160,6 +165,66 @@ void TestShapes::shippedDefaultModel() {
     const auto r = evaluate(*model, o);
     QVERIFY2(r.exactMatch > 0.90, qPrintable(QString::fromStdString(r.toJson())));
     QVERIFY(r.attributeAccuracy > 0.95);
+}
+
+// Scenes drawn by other programs are judged on colours, shapes, the object count and the relation
+// in either phrasing; sizes are not judged.
+void TestShapes::suiteJudging_data() {
+    QTest::addColumn<QString>("caption");
+    QTest::addColumn<bool>("right");
+    QTest::addColumn<int>("attributesRight");
+    const auto row = [](const char* tag, const char* caption, bool right, int attributes) {
+        QTest::newRow(tag) << caption << right << attributes;
+    };
+    // Truth: a red circle left of a blue square.
+    row("as drawn", "a small red circle left of a large blue square", true, 4);
+    row("other phrasing", "a large blue square right of a small red circle", true, 4);
+    row("wrong relation", "a small red circle right of a large blue square", false, 4);
+    row("circle called a square", "a small red square left of a large blue square", false, 3);
+    row("hallucinated third",
+        "a small red circle left of a large blue square and a small green star", false, 4);
+    row("one missing", "a small red circle", false, 2);
+}
+
+void TestShapes::suiteJudging() {
+    QFETCH(QString, caption);
+    QFETCH(bool, right);
+    QFETCH(int, attributesRight);
+    const SuiteScene truth{{{"red", "circle"}, {"blue", "square"}}, "left of"};
+    std::vector<std::string> words;
+    for (const auto& w : caption.split(' '))
+        words.push_back(w.toStdString());
+    const auto j = judgeCaption(words, truth);
+    QCOMPARE(j.right(), right);
+    QCOMPARE(j.attributesRight, attributesRight);
+    QCOMPARE(j.attributes, 4);
+}
+
+// tests/robust_suite.py (PIL) is deterministic per seed, and eval --suite reads what it writes.
+void TestShapes::suiteFromAnotherRenderer() {
+    if (QString(CL_PYTHON3).isEmpty())
+        QSKIP("no /usr/bin/python3 with PIL");
+    QTemporaryDir a, b;
+    for (const QString& dir : {a.path(), b.path()}) {
+        QProcess py;
+        py.start(CL_PYTHON3, {CL_SOURCE_DIR "/tests/robust_suite.py", dir, "3", "5"});
+        QVERIFY(py.waitForFinished(60000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    }
+    for (const char* f : {"slide/0002.png", "paper/0001.jpg", "outline/0000.png", "wide/0002.png",
+                          "wide/0002.json"})
+        QCOMPARE(cltest::readBytes(a.filePath(f).toStdString()),
+                 cltest::readBytes(b.filePath(f).toStdString()));
+    QProcess cli;
+    cli.start(CL_CLI, {"eval", "--checkpoint", CL_SOURCE_DIR "/resources/models/default.pt",
+                       "--suite", a.path(), "--json"});
+    QVERIFY(cli.waitForFinished(120000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const auto out = cli.readAllStandardOutput();
+    for (const char* key :
+         {"\"slide\"", "\"paper\"", "\"outline\"", "\"wide\"", "\"attribute_accuracy\""})
+        QVERIFY2(out.contains(key), out.constData());
+    QVERIFY(out.contains("\"scenes\": 12"));
 }
 
 QTEST_APPLESS_MAIN(TestShapes)

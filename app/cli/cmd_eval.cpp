@@ -3,9 +3,16 @@
 #include "model/api/checkpoint_tools.h"
 #include "model/api/course_eval.h"
 #include "model/api/evaluation.h"
+#include "model/api/files.h"
+#include "model/api/json_limits.h"
+#include "model/api/robustness.h"
+#include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFileInfo>
 
 #include <cstdio>
 #include <iostream>
@@ -65,13 +72,101 @@ void runCourseEval(Captioner& model, const std::string& data, const std::string&
         storeEvaluation(checkpoint, j);
 }
 
+// A robustness suite (tests/robust_suite.py): DIR/<category>/<scene>.{png,jpg} with its
+// <scene>.json ground truth.
+SuiteScene suiteTruth(const std::string& path) {
+    const std::string text = files::readRegular(path, 1 << 20, "ground truth");
+    checkJsonBudget(text, 8, 4096, path);
+    const auto j = nlohmann::json::parse(text);
+    SuiteScene s;
+    for (const auto& o : j.at("objects"))
+        s.objects.push_back({o.at("colour").get<std::string>(), o.at("shape").get<std::string>()});
+    if (j.contains("relation") && j.at("relation").is_string())
+        s.relation = j.at("relation").get<std::string>();
+    return s;
+}
+
+struct SuiteTally {
+    int64_t scenes = 0, right = 0, counted = 0, attributesRight = 0, attributes = 0, relations = 0,
+            relationsRight = 0;
+    nlohmann::json json() const {
+        auto ratio = [](int64_t a, int64_t b) { return b ? double(a) / double(b) : 0.0; };
+        return {{"scenes", scenes},
+                {"right", ratio(right, scenes)},
+                {"count_right", ratio(counted, scenes)},
+                {"attribute_accuracy", ratio(attributesRight, attributes)},
+                {"relation_accuracy", ratio(relationsRight, relations)},
+                {"relation_scenes", relations}};
+    }
+};
+
+SuiteTally judgeCategory(Captioner& model, const QString& folder) {
+    const QStringList images =
+        QDir(folder).entryList({"*.png", "*.jpg", "*.jpeg", "*.bmp"}, QDir::Files, QDir::Name);
+    DecodeOptions d;
+    d.topK = 1;
+    SuiteTally t;
+    for (const QString& name : images) {
+        const QString stem = folder + "/" + QFileInfo(name).completeBaseName();
+        if (!QFileInfo::exists(stem + ".json"))
+            continue;
+        const auto loaded = loadImage(folder + "/" + name);
+        if (!loaded.ok())
+            throw std::runtime_error(loaded.error.toStdString());
+        const auto trace = model.captionImages({loaded.rgb}, d).front();
+        const auto j = judgeCaption(trace.words(), suiteTruth((stem + ".json").toStdString()));
+        ++t.scenes;
+        t.right += j.right();
+        t.counted += j.countRight;
+        t.attributesRight += j.attributesRight;
+        t.attributes += j.attributes;
+        t.relations += j.hasRelation;
+        t.relationsRight += j.hasRelation && j.relationRight;
+    }
+    return t;
+}
+
+void runSuite(Captioner& model, const std::string& dir, bool json) {
+    if (model.info().config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("eval --suite needs an image model");
+    const QStringList categories =
+        QDir(QString::fromStdString(dir)).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    nlohmann::json out = nlohmann::json::object();
+    SuiteTally all;
+    for (const QString& c : categories) {
+        const SuiteTally t = judgeCategory(model, QString::fromStdString(dir) + "/" + c);
+        if (t.scenes == 0)
+            continue;
+        out[c.toStdString()] = t.json();
+        if (!json)
+            std::printf("%-10s %4lld scenes  right %5.1f%%  count %5.1f%%  attributes %5.1f%%  "
+                        "relations %5.1f%% (%lld)\n",
+                        c.toStdString().c_str(), static_cast<long long>(t.scenes),
+                        100 * out[c.toStdString()]["right"].get<double>(),
+                        100 * out[c.toStdString()]["count_right"].get<double>(),
+                        100 * out[c.toStdString()]["attribute_accuracy"].get<double>(),
+                        100 * out[c.toStdString()]["relation_accuracy"].get<double>(),
+                        static_cast<long long>(t.relations));
+        all.scenes += t.scenes;
+        all.right += t.right;
+    }
+    if (all.scenes == 0)
+        throw std::invalid_argument(dir + " holds no category folders of images with .json truth");
+    if (json)
+        std::cout << nlohmann::json{{"categories", out},
+                                    {"scenes", all.scenes},
+                                    {"right", double(all.right) / double(all.scenes)}}
+                         .dump(2)
+                  << "\n";
+}
+
 } // namespace
 
 void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
     static EvalOptions o;
     static bool json = false, store = false;
-    static std::string data, split = "val";
+    static std::string data, split = "val", suite;
     static int64_t limit = 0;
     auto* cmd = app.add_subcommand(
         "eval", "Evaluate an image model on held-out shapes scenes, or a feature model on the "
@@ -85,6 +180,8 @@ void addEvalCommand(CLI::App& app) {
                     "Pointing game: pixels around the box that still count")
         ->capture_default_str();
     cmd->add_option("--data", data, "The course's coco_captioning folder (feature models)");
+    cmd->add_option("--suite", suite,
+                    "A robustness suite folder (tests/robust_suite.py): scenes right per category");
     cmd->add_option("--split", split, "With --data: val or train")
         ->check(CLI::IsMember({"val", "train"}))
         ->capture_default_str();
@@ -99,6 +196,8 @@ void addEvalCommand(CLI::App& app) {
         auto model = Captioner::open(checkpoint);
         if (!data.empty())
             return runCourseEval(*model, data, split, limit, json, store, checkpoint);
+        if (!suite.empty())
+            return runSuite(*model, suite, json);
         if (model->info().config.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument("this is a feature model: evaluate it on the course's "
                                         "data with --data DIR (coco_captioning)");
