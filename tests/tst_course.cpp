@@ -166,6 +166,13 @@ void TestCourse::badCourseFiles_data() {
                               << "should be a 2-D array of floats";
     QTest::newRow("one dimension") << "f['features'] = np.zeros(16, 'f4')"
                                    << "should be a 2-D array of floats";
+    // Found by fuzz_h5: a float type of 4 GB per number made HDF5 allocate that much to read.
+    QTest::newRow("4 GB numbers") << "golden"
+                                  << "bytes each, not 1 to 8";
+    QTest::newRow("256 MiB chunks")
+        << "f.create_dataset('features', shape=(2, 64), maxshape=(None, 64), "
+           "chunks=(1 << 20, 64), dtype='f4')"
+        << "chunks are over 64 MiB";
 }
 
 void TestCourse::badCourseFiles() {
@@ -183,6 +190,8 @@ void TestCourse::badCourseFiles() {
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(whole.read(whole.size() / 2));
+    } else if (make == "golden") {
+        QVERIFY(QFile::copy(CL_TEST_DATA "/h5_huge_element.h5", bad));
     } else if (make == "fifo") {
         QCOMPARE(mkfifo(bad.toLocal8Bit().constData(), 0600), 0);
     } else {

@@ -16,6 +16,7 @@ namespace {
 
 constexpr int64_t kMaxElements = int64_t(1) << 31;     // per dataset: far above the real files
 constexpr int64_t kMaxReadElements = int64_t(1) << 26; // per read: 256 MB of floats
+constexpr uint64_t kMaxChunkBytes = uint64_t(64) << 20;
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
@@ -114,8 +115,32 @@ void Dataset::describe() {
     }
     const hid_t type = H5Dget_type(m_id);
     const H5T_class_t cls = H5Tget_class(type);
+    const size_t bytes = H5Tget_size(type);
+    const size_t bits = H5Tget_precision(type);
     H5Tclose(type);
     m_kind = cls == H5T_INTEGER ? Kind::Integer : cls == H5T_FLOAT ? Kind::Float : Kind::Other;
+    // Numbers of 1 to 8 bytes only: a float type declaring 4 GB per element made HDF5 allocate a
+    // conversion buffer of that size (fuzz_h5).
+    if (m_kind != Kind::Other && (bytes < 1 || bytes > 8 || bits < 1 || bits > 8 * bytes))
+        fail("cannot read " + m_where + ": its numbers are " + std::to_string(bytes) +
+             " bytes each, not 1 to 8");
+    checkChunks(bytes);
+}
+
+// HDF5 reads a whole chunk to return part of it: a chunk declared huge is refused up front.
+void Dataset::checkChunks(size_t elementBytes) const {
+    const hid_t plist = H5Dget_create_plist(m_id);
+    if (plist < 0)
+        fail("cannot read " + m_where + ": damaged storage layout");
+    hsize_t chunk[4] = {};
+    const bool chunked = H5Pget_layout(plist) == H5D_CHUNKED;
+    const int rank = chunked ? H5Pget_chunk(plist, 4, chunk) : 0;
+    H5Pclose(plist);
+    uint64_t total = elementBytes;
+    for (int d = 0; d < rank; ++d)
+        if (__builtin_mul_overflow(total, static_cast<uint64_t>(chunk[d]), &total) ||
+            total > kMaxChunkBytes)
+            fail("cannot read " + m_where + ": its chunks are over 64 MiB each");
 }
 
 Dataset::~Dataset() {
