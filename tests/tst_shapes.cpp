@@ -25,6 +25,7 @@ class TestShapes : public QObject {
     void shippedDefaultModel();
     void suiteJudging_data();
     void suiteJudging();
+    void suiteFromAnotherRenderer_data();
     void suiteFromAnotherRenderer();
 };
 
@@ -200,16 +201,26 @@ void TestShapes::suiteJudging() {
     QCOMPARE(j.attributes, 4);
 }
 
-// tests/robust_suite.py (PIL) is deterministic per seed, and eval --suite reads what it writes.
+// Both other renderers (tests/robust_suite.py with PIL, tests/robust_suite_qt.cpp with QPainter)
+// are deterministic per seed, and eval --suite reads what they write.
+void TestShapes::suiteFromAnotherRenderer_data() {
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QStringList>("args");
+    if (!QString(CL_PYTHON3).isEmpty())
+        QTest::newRow("PIL") << QString(CL_PYTHON3)
+                             << QStringList{CL_SOURCE_DIR "/tests/robust_suite.py"};
+    QTest::newRow("QPainter") << QString(CL_SUITE_QT) << QStringList{};
+}
+
 void TestShapes::suiteFromAnotherRenderer() {
-    if (QString(CL_PYTHON3).isEmpty())
-        QSKIP("no /usr/bin/python3 with PIL");
+    QFETCH(QString, program);
+    QFETCH(QStringList, args);
     QTemporaryDir a, b;
     for (const QString& dir : {a.path(), b.path()}) {
-        QProcess py;
-        py.start(CL_PYTHON3, {CL_SOURCE_DIR "/tests/robust_suite.py", dir, "3", "5"});
-        QVERIFY(py.waitForFinished(60000));
-        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+        QProcess p;
+        p.start(program, args + QStringList{dir, "3", "5"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     }
     for (const char* f : {"slide/0002.png", "paper/0001.jpg", "outline/0000.png", "wide/0002.png",
                           "wide/0002.json"})
