@@ -75,7 +75,8 @@ for t in "${TARGETS[@]}"; do
   # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
   # Qt may decode, 256 MiB, takes about 6 s there); -rss_limit_mb bounds memory.
   "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout="${FUZZ_TIMEOUT:-20}" \
-    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -print_final_stats=1 "${dict[@]}" \
+    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-${FUZZ_RSS_MB:-2048}}" \
+    -max_len=65536 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
   set -e

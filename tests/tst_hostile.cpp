@@ -267,6 +267,15 @@ void TestHostile::refusedWithinBudget_data() {
         {"import-cs231n", CL_TEST_DATA "/course_2021.pt", "--vocab", "FILE", "-o", "out.pt"},
         "holds over 1048576 values", "v.json");
     add("checkpoint is a folder", {}, {"info", "."}, "it is a directory");
+    // fuzz_image: a 40-byte GIF of 65,281 x 1,024 pixels, within the old 256 MiB decode limit,
+    // peaked at 900 MB (the GIF decoder's two frames, then RGB copies).
+    add("40-byte GIF of 67 megapixels",
+        std::string(
+            "\x47\x49\x46\x38\x37\x61\x01\xff\x00\x04\x80\xff\x07\x06\xff\xff\x00\x00\x00\x21\xf9"
+            "\x04\x01\x00\x00\x00\x00\x2c\x00\xfa\x02\x00\x00\x44\x00\x02\x00\x01\x00\x3b",
+            40),
+        {"caption", "--checkpoint", CL_SOURCE_DIR "/resources/models/default.pt", "FILE"},
+        "cannot read image", "wide.gif");
     add("snapshots abc", {}, {"train", "--steps", "5", "--snapshots", "abc", "-o", "t.pt"},
         "'abc' is not a step in 1..5");
 }

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
+#include <QLoggingCategory>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,8 @@
 
 int main(int argc, char** argv) {
     QCoreApplication qapp(argc, argv); // QImageReader plugins need an application object
+    // Errors are one line of ours: Qt's image readers would add their own warning lines.
+    QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio.warning=false"));
     CLI::App app{"CaptionLens command-line tool: caption images or feature rows with a "
                  "captioning transformer and inspect its attention."};
     app.require_subcommand(1);

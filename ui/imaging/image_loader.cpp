@@ -7,11 +7,29 @@
 #include <QImageReader>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace cl {
 
 namespace {
-constexpr int kAllocationLimitMiB = 256;
+constexpr int kAllocationLimitMiB = 128; // decoded; huge JPEGs decode scaled below it
 constexpr qint64 kMaxImageFileBytes = qint64(256) << 20;
+constexpr int kMaxSide = 4096; // pixels on the long side kept after decoding
+
+// Decodes at most kMaxSide pixels on the long side (JPEG decodes scaled; others are scaled right
+// after decoding): the model sees 64 px and a screen a few thousand, while a 65,281 x 1,024 GIF,
+// within Qt's allocation limit, peaked at 900 MB through the RGB copies made after decoding.
+QImage readBounded(QImageReader& reader) {
+    reader.setAutoTransform(true);
+    const QSize full = reader.size();
+    if (full.isValid() && std::max(full.width(), full.height()) > kMaxSide)
+        reader.setScaledSize(
+            full.scaled(kMaxSide, kMaxSide, Qt::KeepAspectRatio).expandedTo(QSize(1, 1)));
+    QImage image = reader.read();
+    if (!image.isNull() && std::max(image.width(), image.height()) > kMaxSide)
+        image = image.scaled(kMaxSide, kMaxSide, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    return image;
+}
 } // namespace
 
 LoadedImage fromQImage(const QImage& source) {
@@ -56,8 +74,7 @@ LoadedImage loadImage(const QString& path) {
         return out;
     }
     QImageReader reader(path);
-    reader.setAutoTransform(true);
-    QImage image = reader.read();
+    const QImage image = readBounded(reader);
     if (image.isNull()) {
         out.error = QStringLiteral("cannot read image %1: %2").arg(path, reader.errorString());
         return out;
@@ -74,8 +91,7 @@ LoadedImage loadImageData(const QByteArray& bytes) {
     buffer.setData(bytes);
     buffer.open(QIODevice::ReadOnly);
     QImageReader reader(&buffer);
-    reader.setAutoTransform(true);
-    const QImage image = reader.read();
+    const QImage image = readBounded(reader);
     if (image.isNull()) {
         LoadedImage out;
         out.error = QStringLiteral("cannot read image: %1").arg(reader.errorString());

@@ -16,7 +16,8 @@ struct LoadedImage {
 };
 
 // Decodes a file. Refuses images whose decoded size would exceed Qt's allocation limit (set
-// here to 256 MiB), so a decompression bomb is an error, not an out-of-memory.
+// here to 128 MiB), so a decompression bomb is an error, not an out-of-memory; keeps at most
+// 4,096 px on the long side (JPEGs decode scaled, so large photos open within that limit).
 LoadedImage loadImage(const QString& path);
 // The same from bytes in memory (the same limits; fuzzing, embedded images).
 LoadedImage loadImageData(const QByteArray& bytes);
