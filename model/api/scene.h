@@ -77,6 +77,8 @@ std::vector<std::string> sceneCaptions(const SceneSpec& spec);
 std::vector<size_t> mentionOrder(const SceneSpec& spec);
 // "left of" / "right of" / "above" / "below": where a lies relative to b.
 std::string relation(const SceneObject& a, const SceneObject& b);
+// The same relation seen from the other object ("left of" <-> "right of", "above" <-> "below").
+std::string inverseRelation(const std::string& relation);
 
 std::string shapeName(Shape s);
 std::string colourName(Colour c);

@@ -73,15 +73,15 @@ std::string phrase(const SceneObject& o) {
     return "a " + sizeName(o.size) + " " + colourName(o.colour) + " " + shapeName(o.shape);
 }
 
-std::string inverse(const std::string& rel) {
+} // namespace
+
+std::string inverseRelation(const std::string& rel) {
     if (rel == "left of")
         return "right of";
     if (rel == "right of")
         return "left of";
     return rel == "above" ? "below" : "above";
 }
-
-} // namespace
 
 Box SceneObject::box() const {
     // The drawn extent of each shape relative to its circumscribed radius (scene_render.cpp).
@@ -149,7 +149,7 @@ std::vector<std::string> sceneCaptions(const SceneSpec& spec) {
     const std::string rel = relation(a, b);
     std::string tail = order.size() == 3 ? " and " + phrase(o[order[2]]) : "";
     return {phrase(a) + " " + rel + " " + phrase(b) + tail,
-            phrase(b) + " " + inverse(rel) + " " + phrase(a) + tail};
+            phrase(b) + " " + inverseRelation(rel) + " " + phrase(a) + tail};
 }
 
 std::string shapeName(Shape s) {

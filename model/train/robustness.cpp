@@ -1,20 +1,13 @@
 #include "model/api/robustness.h"
 
 #include "model/api/evaluation.h"
+#include "model/api/scene.h"
 
 #include <algorithm>
 
 namespace cl {
 
 namespace {
-
-std::string inverse(const std::string& relation) {
-    if (relation == "left of")
-        return "right of";
-    if (relation == "right of")
-        return "left of";
-    return relation == "above" ? "below" : "above";
-}
 
 // The words between the first two mentions ("left of", "above", ...).
 std::string captionRelation(const std::vector<std::string>& words, const Mention& first) {
@@ -54,7 +47,7 @@ SuiteJudgement judgeCaption(const std::vector<std::string>& words, const SuiteSc
     } while (std::next_permutation(order.begin(), order.end()));
     if (j.hasRelation && mentions.size() >= 2) {
         const std::string said = captionRelation(words, mentions[0]);
-        j.relationRight = said == (swapped ? inverse(truth.relation) : truth.relation);
+        j.relationRight = said == (swapped ? inverseRelation(truth.relation) : truth.relation);
     }
     return j;
 }

@@ -2,8 +2,10 @@
 // Reads that may block (a slow disk, a network folder) run on a thread of their own, never on the
 // GUI thread; the result comes back on `context`'s thread, unless `context` is gone by then.
 #include <QObject>
+#include <QString>
 #include <QThread>
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -33,6 +35,29 @@ void runInBackground(QObject* context, std::function<Result()> work,
     });
     QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     thread->start();
+}
+
+// The same for work that may throw: `done` gets the value, or the exception's one line.
+template <typename T> struct Outcome {
+    T value{};
+    QString error; // empty when `value` holds the result
+};
+
+template <typename T>
+void tryInBackground(QObject* context, std::function<T()> work,
+                     std::function<void(Outcome<T>&)> done) {
+    runInBackground<Outcome<T>>(
+        context,
+        [work] {
+            Outcome<T> o;
+            try {
+                o.value = work();
+            } catch (const std::exception& e) {
+                o.error = QString::fromUtf8(e.what());
+            }
+            return o;
+        },
+        std::move(done));
 }
 
 } // namespace cl::ui

@@ -154,30 +154,17 @@ void MainWindow::openRandomScene(quint64 seed) {
 }
 
 void MainWindow::openFeatures(const QString& path, int row) {
-    struct Read {
-        std::vector<float> row;
-        QString error;
-    };
     ++m_reading;
     const quint64 generation = ++m_inputGeneration;
-    runInBackground<Read>(
-        this,
-        [path, row] {
-            Read r;
-            try {
-                r.row = readFeatureRow(path, row);
-            } catch (const std::exception& e) {
-                r.error = QString::fromStdString(e.what());
-            }
-            return r;
-        },
-        [this, path, row, generation](Read& r) {
+    tryInBackground<std::vector<float>>(
+        this, [path, row] { return readFeatureRow(path, row); },
+        [this, path, row, generation](Outcome<std::vector<float>>& r) {
             --m_reading;
             if (generation != m_inputGeneration)
                 return;
             if (!r.error.isEmpty())
                 return showError(r.error);
-            captionFeatureRow(r.row, path, row);
+            captionFeatureRow(r.value, path, row);
         });
 }
 
@@ -221,33 +208,23 @@ void MainWindow::captionCourseImage(const QString& folder, const QString& split,
     if (c.memory != MemoryKind::Features)
         return showError(tr("the model on screen captions images; open a course (feature) "
                             "checkpoint to caption the course's images"));
-    struct Read {
-        std::vector<float> row;
-        QString error;
-    };
     ++m_reading;
     const int64_t width = c.inputDim;
-    runInBackground<Read>(
+    tryInBackground<std::vector<float>>(
         this,
         [folder, split, image, width, name] {
-            Read r;
-            try {
-                const CourseData data(folder.toStdString());
-                const NpyMatrix one{
-                    1, width, data.features(splitFromName(split.toStdString()), image, width)};
-                r.row = one.finiteRows(0, 1, name.toStdString());
-            } catch (const std::exception& e) {
-                r.error = QString::fromStdString(e.what());
-            }
-            return r;
+            const CourseData data(folder.toStdString());
+            const NpyMatrix one{1, width,
+                                data.features(splitFromName(split.toStdString()), image, width)};
+            return one.finiteRows(0, 1, name.toStdString());
         },
-        [this, folder, image, name](Read& r) {
+        [this, folder, image, name](Outcome<std::vector<float>>& r) {
             --m_reading;
             if (!r.error.isEmpty())
                 return showError(r.error);
             m_courseName = name;
             m_courseImage = image;
-            captionFeatureRow(r.row, folder, int(image), name);
+            captionFeatureRow(r.value, folder, int(image), name);
         });
 }
 

@@ -183,28 +183,15 @@ bool MainWindow::saveLesson(const QString& path) {
 // The lesson is read and checked whole on a thread of its own (its files may be slow, or not
 // files at all); nothing on screen changes until it is known to be good.
 void MainWindow::openLesson(const QString& path, const LessonOverrides& overrides) {
-    struct Read {
-        Lesson lesson;
-        QString error;
-    };
     ++m_reading;
     const QString resources = m_resourceDir;
-    runInBackground<Read>(
-        this,
-        [path, resources] {
-            Read r;
-            try {
-                r.lesson = readLesson(path, resources);
-            } catch (const std::exception& e) {
-                r.error = QString::fromUtf8(e.what());
-            }
-            return r;
-        },
-        [this, path, overrides](Read& r) {
+    tryInBackground<Lesson>(
+        this, [path, resources] { return readLesson(path, resources); },
+        [this, path, overrides](Outcome<Lesson>& r) {
             --m_reading;
             if (!r.error.isEmpty())
                 return showError(r.error);
-            playLesson(std::move(r.lesson), path, overrides);
+            playLesson(std::move(r.value), path, overrides);
         });
 }
 
