@@ -157,7 +157,7 @@ void TestCourse::badCourseFiles_data() {
     QTest::newRow("not HDF5") << "text"
                               << "not an HDF5 file";
     QTest::newRow("truncated") << "cut"
-                               << "damaged or truncated";
+                               << "a truncated HDF5 file";
     QTest::newRow("FIFO") << "fifo"
                           << "it is a FIFO (named pipe)";
     QTest::newRow("wrong dataset name") << "f['feats'] = np.zeros((2, 16), 'f4')"

@@ -267,6 +267,10 @@ void TestHostile::refusedWithinBudget_data() {
         {"import-cs231n", CL_TEST_DATA "/course_2021.pt", "--vocab", "FILE", "-o", "out.pt"},
         "holds over 1048576 values", "v.json");
     add("checkpoint is a folder", {}, {"info", "."}, "it is a directory");
+    // fuzz_h5: a 2 KB file whose superblock puts its base 6 EB away: HDF5 zero-filled 1.7 GB.
+    add("HDF5 addresses beyond the file", readBytes(CL_TEST_DATA "/h5_far_address.h5"),
+        {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
+        "base address lies outside the file", "far.h5");
     // fuzz_image: a 40-byte GIF of 65,281 x 1,024 pixels, within the old 256 MiB decode limit,
     // peaked at 900 MB (the GIF decoder's two frames, then RGB copies).
     add("40-byte GIF of 67 megapixels",
