@@ -271,6 +271,12 @@ void TestHostile::refusedWithinBudget_data() {
     add("HDF5 addresses beyond the file", readBytes(CL_TEST_DATA "/h5_far_address.h5"),
         {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
         "base address lies outside the file", "far.h5");
+    // fuzz_h5: metadata moved 18 bytes while the superblock still pointed at the old places:
+    // HDF5 1.10.8 crashed with a null memcpy (SIGSEGV) in its metadata accumulator.
+    add("HDF5 metadata not where the superblock says",
+        readBytes(CL_TEST_DATA "/h5_moved_metadata.h5"),
+        {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
+        "is not where the superblock says", "moved.h5");
     // fuzz_image: a 40-byte GIF of 65,281 x 1,024 pixels, within the old 256 MiB decode limit,
     // peaked at 900 MB (the GIF decoder's two frames, then RGB copies).
     add("40-byte GIF of 67 megapixels",
