@@ -38,6 +38,7 @@ class TestUiLogic : public QObject {
     void viridisEnds();
     void colourRanges();
     void overlayFollowsAttention();
+    void letterboxedCellsMapBackToTheImage();
     void selfMatrixMasksTheFuture();
     void headAverage();
     void entropy();
@@ -63,13 +64,49 @@ void TestUiLogic::overlayFollowsAttention() {
     QImage grey(64, 64, QImage::Format_RGB32);
     grey.fill(QColor(128, 128, 128));
     // All weight on the top-left cell: that corner turns yellow, the opposite one barely changes.
-    const auto out = attentionOverlay(grey, {1, 0, 0, 0}, 2, 1.0, {0, 1});
+    const GridMap two{2, 0, 0, 0.5, 0.5}; // a squashed 2 x 2 grid over the whole image
+    const auto out = attentionOverlay(grey, {1, 0, 0, 0}, two, 1.0, {0, 1});
     QCOMPARE(out.size(), grey.size());
     QVERIFY(qRed(out.pixel(2, 2)) > 200 && qBlue(out.pixel(2, 2)) < 80);
     const QRgb far = out.pixel(61, 61);
     QVERIFY(qBlue(far) < 128 || qRed(far) < 128); // dark viridis end, partly blended
-    QVERIFY(attentionOverlay(grey, {0, 0, 0, 1}, 2, 1.0, {0, 1}) != out);
-    QCOMPARE(attentionOverlay(grey, {1, 0, 0, 0}, 2, 0.0, {0, 1}).pixel(2, 2), grey.pixel(2, 2));
+    QVERIFY(attentionOverlay(grey, {0, 0, 0, 1}, two, 1.0, {0, 1}) != out);
+    QCOMPARE(attentionOverlay(grey, {1, 0, 0, 0}, two, 0.0, {0, 1}).pixel(2, 2), grey.pixel(2, 2));
+}
+
+void TestUiLogic::letterboxedCellsMapBackToTheImage() {
+    // A 2:1 image letterboxed into a 64 px input: it fills input rows 16..47, so with an 8 x 8
+    // grid its top quarter is grid row 2 and its bottom quarter grid row 5; rows 0-1 and 6-7
+    // are padding above and below it.
+    CaptionTrace tr;
+    tr.gridSide = 8;
+    tr.inputSide = 64;
+    tr.letterboxed = true;
+    QImage wide(200, 100, QImage::Format_RGB32);
+    wide.fill(QColor(128, 128, 128));
+    const GridMap cells = unitGridMap(tr, wide);
+    QCOMPARE(cells.grid, int64_t(8));
+    QVERIFY(std::abs(cells.y0 + 0.5) < 1e-9 && std::abs(cells.cellH - 0.25) < 1e-9);
+    QVERIFY(std::abs(cells.x0) < 1e-9 && std::abs(cells.cellW - 0.125) < 1e-9);
+    QCOMPARE(cellAt(cells, 0.01, 0.01), 2 * 8 + 0);
+    QCOMPARE(cellAt(cells, 0.99, 0.99), 5 * 8 + 7);
+    // In image pixels: cell (0, 2) is the image's top-left 25 x 25 pixels.
+    const GridMap px = gridMap(200, 100, 8, 64, true);
+    QVERIFY(std::abs(px.centreX(16) - 12.5) < 1e-9 && std::abs(px.centreY(16) - 12.5) < 1e-9);
+    // The overlay puts cell 16's weight on the image's top-left corner, not cell 0's: full
+    // strength at the cell's centre (image pixel 12, 12).
+    std::vector<float> row(64, 0.f);
+    row[16] = 1.f;
+    const QImage out = attentionOverlay(wide, row, cells, 1.0, {0, 1});
+    QVERIFY(qRed(out.pixel(12, 12)) > 200 && qBlue(out.pixel(12, 12)) < 80);
+    QVERIFY(qRed(out.pixel(195, 95)) < 128);
+    std::vector<float> padding(64, 0.f);
+    padding[0] = 1.f; // all weight on padding above the image: nothing bright on it
+    const QImage none = attentionOverlay(wide, padding, cells, 1.0, {0, 1});
+    QVERIFY(qRed(none.pixel(5, 5)) < 128);
+    // Squashed models (no letterbox) keep the old mapping: cell 0 is the top-left corner.
+    tr.letterboxed = false;
+    QCOMPARE(cellAt(unitGridMap(tr, wide), 0.01, 0.01), 0);
 }
 
 void TestUiLogic::selfMatrixMasksTheFuture() {

@@ -176,6 +176,10 @@ void addEvalCommand(CLI::App& app) {
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     cmd->add_option("--first-seed", o.firstSeed, "First held-out seed")->capture_default_str();
+    static std::string world = "classic";
+    cmd->add_option("--world", world, "Held-out scenes of the classic or the varied world")
+        ->check(CLI::IsMember({"classic", "varied"}))
+        ->capture_default_str();
     cmd->add_option("--tolerance", o.tolerance,
                     "Pointing game: pixels around the box that still count")
         ->capture_default_str();
@@ -191,6 +195,7 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline)");
     cmd->callback([] {
+        o.world = world == "varied" ? World::Varied : World::Classic;
         if (o.firstSeed + static_cast<uint64_t>(o.scenes) > 1000000000ULL)
             throw std::invalid_argument("held-out seeds end at 1e9; training uses the rest");
         auto model = Captioner::open(checkpoint);

@@ -28,12 +28,16 @@ nlohmann::json groundTruth(const Scene& s, uint64_t seed) {
                            {"size", sizeName(o.size)},
                            {"centre", {o.cx, o.cy}},
                            {"radius", o.radius},
+                           {"angle", o.angle},
+                           {"fill", o.fill == Fill::Solid      ? "solid"
+                                    : o.fill == Fill::Bordered ? "bordered"
+                                                               : "outline"},
                            {"box", {b.x0, b.y0, b.x1, b.y1}},
                            {"mask_pixels", area}});
     }
     return {{"seed", seed},
-            {"width", s.spec.side},
-            {"height", s.spec.side},
+            {"width", s.spec.width()},
+            {"height", s.spec.height()},
             {"objects", objects},
             {"captions", s.captions}};
 }
@@ -58,6 +62,7 @@ void addSceneCommand(CLI::App& app) {
     static int side = 128;
     static std::string out;
     static bool json = false;
+    static std::string world = "classic";
     auto* cmd =
         app.add_subcommand("scene", "Write one shapes-world scene and print its ground truth");
     cmd->add_option("--seed", seed, "Scene seed")->required();
@@ -67,9 +72,14 @@ void addSceneCommand(CLI::App& app) {
     cmd->add_option("-o,--out", out, "Output image (.png, .jpg, .bmp, .ppm; - for standard output)")
         ->required();
     cmd->add_flag("--json", json, "Print the ground truth as JSON");
+    cmd->add_option("--world", world,
+                     "classic: the editor's world; varied: the shipped models' training world "
+                     "(any canvas, style and look; --size does not apply)")
+        ->check(CLI::IsMember({"classic", "varied"}))
+        ->capture_default_str();
     cmd->callback([] {
-        const Scene s = generateScene(seed, side);
-        saveRgbPng({s.spec.side, s.spec.side, s.rgb}, out);
+        const Scene s = world == "varied" ? generateVariedScene(seed) : generateScene(seed, side);
+        saveRgbPng({s.spec.width(), s.spec.height(), s.rgb}, out);
         // With -o - the image is standard output; the ground truth goes to standard error.
         std::ostream& text = out == "-" ? std::cerr : std::cout;
         if (json) {

@@ -86,12 +86,28 @@ void addTrainCommand(CLI::App& app) {
                     "Comma-separated steps at which to keep OUT-stepN.pt");
     cmd->add_flag("!--no-position2d", o.position2d,
                   "Leave out the 2D position code of the image grid");
+    static std::string world = "varied";
+    cmd->add_option("--world", world,
+                    "varied: any canvas, style and look (the shipped models); classic: the "
+                    "editor's world only")
+        ->check(CLI::IsMember({"varied", "classic"}))
+        ->capture_default_str();
+    cmd->add_option("--image-size", o.imageSize,
+                    "Encoder input side in pixels (the grid times a power of two)")
+        ->check(CLI::Range(8, 512))
+        ->capture_default_str();
+    cmd->add_option("--channels", o.encoderChannels, "Width of the encoder's convolutions")
+        ->check(CLI::Range(2, 1024))
+        ->capture_default_str();
+    cmd->add_flag("!--no-letterbox", o.letterbox,
+                  "Squash images to the square input instead of letterboxing them");
     cmd->add_option("--resume", o.resume, "Continue from this checkpoint");
     cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
     cmd->callback([] {
         o.snapshotSteps.clear();
         o.snapshotSteps = snapshotList(snapshots, o.steps);
         o.onProgress = printProgress;
+        o.world = world == "classic" ? World::Classic : World::Varied;
         const double loss = trainShapes(o);
         std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";
         // Steady-state figures (the first step warms up allocators and caches).

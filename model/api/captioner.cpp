@@ -74,7 +74,8 @@ struct Captioner::Impl {
             if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
                 throw std::invalid_argument("image pixel buffer does not match its size");
             batch.push_back(
-                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize));
+                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize,
+                                c.encoder.letterbox));
         }
         auto x = torch::cat(batch, 0).to(device);
         return model->memory(model->encode(x));

@@ -14,6 +14,8 @@ struct EncoderConfig {
     int64_t grid = 8;       // output grid side: M = grid * grid memory tokens
     int64_t channels = 64;  // width of the convolutional trunk
     bool position2d = true; // add the fixed 2D sinusoidal code to the grid features
+    bool letterbox = false; // fit images without distortion (api/letterbox.h); false: squash
+                            // to a square, as models trained before the varied world expect
 };
 
 struct ModelConfig {

@@ -15,6 +15,7 @@ struct EvalOptions {
     uint64_t firstSeed = 0;
     int64_t batch = 50;
     double tolerance = 15.0; // pixels around the box that still count (Zhang et al. 2016: 15 px)
+    World world = World::Classic; // held-out scenes of the classic or the varied world
 };
 
 struct EvalResult {

@@ -34,13 +34,21 @@ struct Box {
     }
 };
 
+// How an object is drawn. The classic world draws every object Solid, upright, anti-aliased.
+enum class Fill { Solid, Bordered, Outline };
+
 struct SceneObject {
     Shape shape = Shape::Circle;
     Colour colour = Colour::Red;
     Size size = Size::Small;
     double cx = 0, cy = 0;        // centre, pixels
     double radius = 0;            // circumscribed radius, pixels
-    std::array<uint8_t, 3> rgb{}; // the drawn colour (the named colour with a little jitter)
+    std::array<uint8_t, 3> rgb{}; // the drawn colour (a colour inside its name's region)
+    double angle = 0;             // rotation, radians, clockwise (circles ignore it)
+    Fill fill = Fill::Solid;
+    double stroke = 0;                // Bordered/Outline: line width, pixels (centred on the edge)
+    std::array<uint8_t, 3> edgeRgb{}; // Bordered: the border's colour
+    // The drawn extent, rotation and stroke included.
     Box box() const;
 };
 
@@ -51,15 +59,36 @@ struct Background {
     uint64_t noiseSeed = 0;
 };
 
+// What happens to the picture after the objects are drawn, as on a slide, a photo of paper or a
+// scan (model/shapes/scene_look.cpp). All zero: the classic world's look.
+struct Look {
+    bool hardEdges = false;                // objects drawn without anti-aliasing
+    int frame = 0;                         // a border around the canvas, pixels
+    std::array<uint8_t, 3> frameRgb{};     //   and its colour
+    double texture = 0;                    // paper grain amplitude (grey levels)
+    double light = 0;                      // uneven light: brightness 1 +- light across the page
+    int lightDirection = 0;                //   one of 8 directions
+    double shadow = 0;                     // a soft shadow's depth (0..1)
+    double shadowX = 0, shadowY = 0;       //   its centre, as fractions of the canvas
+    double blur = 0;                       // Gaussian blur sigma, pixels
+    int sensorNoise = 0;                   // per-pixel noise amplitude after the light
+    int jpegQuality = 0;                   // 1..100: JPEG artefacts at this quality; 0 none
+    uint64_t seed = 0;                     // texture and sensor noise
+};
+
 struct SceneSpec {
-    int side = 128;
+    int side = 128;                  // the layout's square (classic scenes, the editor, lessons)
+    int canvasWidth = 0, canvasHeight = 0; // a canvas of another shape; 0: side
     Background background;
+    Look look;
     std::vector<SceneObject> objects;
+    int width() const { return canvasWidth > 0 ? canvasWidth : side; }
+    int height() const { return canvasHeight > 0 ? canvasHeight : side; }
 };
 
 struct Scene {
     SceneSpec spec;
-    std::vector<uint8_t> rgb;                // side * side * 3, row-major
+    std::vector<uint8_t> rgb;                // width * height * 3, row-major
     std::vector<std::vector<uint8_t>> masks; // per object: 1 where it covers at least half a pixel
     std::vector<std::string> captions;       // canonical first, then the other valid phrasings
 };
@@ -67,8 +96,19 @@ struct Scene {
 // A random layout for `seed` (objects do not overlap; relations are unambiguous).
 SceneSpec randomSpec(uint64_t seed, int side = 128);
 Scene renderScene(const SceneSpec& spec);
-inline Scene generateScene(uint64_t seed, int side = 128) {
+inline Scene generateScene(uint64_t seed, int side = 128) { // the classic world
     return renderScene(randomSpec(seed, side));
+}
+// The varied world the shipped models train on: the same grammar, objects and relation rules,
+// drawn as people draw them (model/shapes/README.md lists every variation). Deterministic.
+SceneSpec randomVariedSpec(uint64_t seed);
+inline Scene generateVariedScene(uint64_t seed) {
+    return renderScene(randomVariedSpec(seed));
+}
+// Which world a seed is drawn from.
+enum class World { Classic, Varied };
+inline Scene generateScene(uint64_t seed, World world) {
+    return world == World::Varied ? generateVariedScene(seed) : renderScene(randomSpec(seed));
 }
 
 // Reference captions of a layout: the canonical one first.
@@ -84,6 +124,14 @@ std::string shapeName(Shape s);
 std::string colourName(Colour c);
 std::string sizeName(Size s);
 std::array<uint8_t, 3> namedColour(Colour c);
+// Each colour name as a region of hue (degrees, lo may be negative), saturation and value; the
+// gaps between regions (orange, lime, cyan, indigo, pink) are never drawn, so a name is never a
+// matter of taste. The varied world draws colours uniformly inside these regions.
+struct ColourRegion {
+    double hueLo, hueHi, satLo, satHi, valLo, valHi;
+};
+ColourRegion colourRegion(Colour c);
+std::array<uint8_t, 3> hsvToRgb(double hueDegrees, double saturation, double value);
 // The vocabulary of the shapes world, special tokens first.
 std::vector<std::string> shapesVocabulary();
 

@@ -29,6 +29,8 @@ struct CaptionTrace {
     int64_t layers = 0, heads = 0;
     int64_t memoryTokens = 0; // M; 1 for course feature models
     int64_t gridSide = 0;     // sqrt(M) for image models, 0 for feature models
+    int64_t inputSide = 0;    // the encoder's input side (image models)
+    bool letterboxed = false; // the image was letterboxed into the input (api/letterbox.h)
     std::vector<DecodeStep> steps;
 
     // The caption's words: the chosen tokens up to (not including) <END>.

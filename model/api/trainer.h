@@ -2,6 +2,7 @@
 // Training an image captioning model from scratch on the shapes world (fresh scenes every batch),
 // with AdamW, linear warm-up and cosine decay, loss ignoring <NULL>, atomic checkpoints and resume.
 #include "model/api/config.h"
+#include "model/api/scene.h"
 
 #include <functional>
 #include <string>
@@ -25,6 +26,8 @@ struct TrainOptions {
     int64_t heads = 4, layers = 2, width = 128, ffn = 512;
     int64_t encoderChannels = 64, imageSize = 64, grid = 8;
     bool position2d = true;
+    bool letterbox = true;           // fit images without distortion (api/letterbox.h)
+    World world = World::Varied;     // the scenes trained on
     uint64_t seed = 1;
     double lr = 1e-3, weightDecay = 0.01;
     int64_t warmup = 200;

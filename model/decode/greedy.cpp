@@ -76,6 +76,8 @@ std::vector<CaptionTrace> run(StepSource& source, CaptioningTransformerImpl& mod
         tr.heads = c.numHeads;
         tr.memoryTokens = memory.size(1);
         tr.gridSide = c.memory == MemoryKind::ImageGrid ? c.encoder.grid : 0;
+        tr.inputSide = c.memory == MemoryKind::ImageGrid ? c.encoder.imageSize : 0;
+        tr.letterboxed = c.memory == MemoryKind::ImageGrid && c.encoder.letterbox;
     }
     std::vector<bool> done(static_cast<size_t>(n), false);
     auto tokens =

@@ -81,6 +81,8 @@ Value configToValue(const ModelConfig& c) {
     d.set("encoder_grid", Value::integer(c.encoder.grid));
     d.set("encoder_channels", Value::integer(c.encoder.channels));
     d.set("encoder_position2d", Value::boolean(c.encoder.position2d));
+    if (c.encoder.letterbox) // absent in files of models that squash
+        d.set("encoder_letterbox", Value::boolean(true));
     return d;
 }
 
@@ -102,6 +104,9 @@ ModelConfig configFromValue(const Value& d) {
     c.encoder.grid = intField(d, "encoder_grid");
     c.encoder.channels = intField(d, "encoder_channels");
     c.encoder.position2d = field(d, "encoder_position2d", Value::Kind::Bool, "checkpoint config").b;
+    if (d.find("encoder_letterbox"))
+        c.encoder.letterbox =
+            field(d, "encoder_letterbox", Value::Kind::Bool, "checkpoint config").b;
     return c;
 }
 

@@ -1,5 +1,6 @@
 #include "model/nn/image_encoder.h"
 
+#include "model/api/letterbox.h"
 #include "model/nn/positional_encoding.h"
 
 namespace cl {
@@ -19,36 +20,64 @@ torch::Tensor positionCode2d(int64_t grid, int64_t width) {
     return torch::cat({rows, cols}, -1).reshape({grid * grid, width});
 }
 
-torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side) {
-    TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
-    const auto bytes =
-        torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
-    torch::Tensor x;
+namespace {
+
+// (H, W, 3) bytes -> (1, 3, outH, outW) float 0..255: area-averaged when shrinking, bilinear
+// otherwise.
+torch::Tensor resizeBytes(const torch::Tensor& bytes, int64_t outH, int64_t outW) {
+    const int64_t height = bytes.size(0), width = bytes.size(1);
     constexpr int64_t kBandedPixels = 4'000'000; // below this, one pooling call is cheapest
-    if (height >= side && width >= side && height * width <= kBandedPixels) {
-        x = torch::adaptive_avg_pool2d(bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
-                                       {side, side});
-    } else if (height >= side && width >= side) {
+    if (height >= outH && width >= outW && height * width <= kBandedPixels)
+        return torch::adaptive_avg_pool2d(
+            bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat), {outH, outW});
+    if (height >= outH && width >= outW) {
         // Area averaging one output row at a time: output row i averages exactly the input rows
         // [floor(i H / S), ceil((i + 1) H / S)), as adaptive pooling over the whole image does,
         // so only one band is ever converted to float (a 60-megapixel photo would need 700 MB).
         std::vector<torch::Tensor> rows;
-        for (int64_t i = 0; i < side; ++i) {
-            const int64_t y0 = i * height / side, y1 = ((i + 1) * height + side - 1) / side;
+        for (int64_t i = 0; i < outH; ++i) {
+            const int64_t y0 = i * height / outH, y1 = ((i + 1) * height + outH - 1) / outH;
             auto band = bytes.narrow(0, y0, y1 - y0)
                             .permute({2, 0, 1})
                             .unsqueeze(0)
                             .to(torch::kFloat); // (1, 3, rows, W)
-            rows.push_back(torch::adaptive_avg_pool2d(band, {1, side}));
+            rows.push_back(torch::adaptive_avg_pool2d(band, {1, outW}));
         }
-        x = torch::cat(rows, 2); // (1, 3, S, S)
+        return torch::cat(rows, 2);
+    }
+    auto x = bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat); // (1, 3, H, W)
+    namespace F = torch::nn::functional;
+    return F::interpolate(x, F::InterpolateFuncOptions()
+                                 .size(std::vector<int64_t>{outH, outW})
+                                 .mode(torch::kBilinear)
+                                 .align_corners(false));
+}
+
+// The mean colour of the image's outermost pixels: the padding continues the background.
+torch::Tensor borderColour(const torch::Tensor& bytes) {
+    const int64_t h = bytes.size(0), w = bytes.size(1);
+    auto ring = torch::cat({bytes.select(0, 0), bytes.select(0, h - 1), bytes.select(1, 0),
+                            bytes.select(1, w - 1)},
+                           0); // (2W + 2H, 3)
+    return ring.to(torch::kFloat).mean(0).reshape({1, 3, 1, 1});
+}
+
+} // namespace
+
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
+                              bool letterboxed) {
+    TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
+    const auto bytes =
+        torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
+    torch::Tensor x;
+    if (!letterboxed) {
+        x = resizeBytes(bytes, side, side);
     } else {
-        x = bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat); // (1, 3, H, W)
-        namespace F = torch::nn::functional;
-        x = F::interpolate(x, F::InterpolateFuncOptions()
-                                  .size(std::vector<int64_t>{side, side})
-                                  .mode(torch::kBilinear)
-                                  .align_corners(false));
+        const Letterbox box = letterbox(width, height, side);
+        x = borderColour(bytes).expand({1, 3, side, side}).contiguous();
+        x.narrow(2, box.y0, box.height)
+            .narrow(3, box.x0, box.width)
+            .copy_(resizeBytes(bytes, box.height, box.width));
     }
     return (x / 255.0 - 0.5) / 0.5;
 }

@@ -12,8 +12,11 @@ namespace cl {
 torch::Tensor positionCode2d(int64_t grid, int64_t width);
 
 // RGB bytes (H, W, 3) row-major -> normalised (1, 3, S, S) float: area-averaged when shrinking,
-// bilinear when growing, then (x / 255 - 0.5) / 0.5.
-torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side);
+// bilinear when growing, then (x / 255 - 0.5) / 0.5. Letterboxed: scaled by one factor into
+// the square (api/letterbox.h), the rest filled with the mean colour of the image's border;
+// otherwise squashed to the square.
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
+                              bool letterboxed = false);
 
 class ImageEncoderImpl : public torch::nn::Module {
   public:

@@ -1,6 +1,7 @@
-// Random scene layouts and their captions (scene.h). Uses its own integer RNG: std::
-// distributions differ between standard libraries, and scenes must not.
+// Random scene layouts of the classic world and the captions of any layout (scene.h).
 #include "model/api/scene.h"
+
+#include "model/shapes/rng.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,23 +11,7 @@ namespace cl {
 
 namespace {
 
-class Rng {
-  public:
-    explicit Rng(uint64_t seed) : m_state(seed * 0x9E3779B97F4A7C15ULL + 0xD1B54A32D192ED03ULL) {}
-    uint64_t next() { // splitmix64
-        uint64_t z = (m_state += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    int below(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
-    double uniform(double a, double b) {
-        return a + (b - a) * (next() >> 11) * (1.0 / 9007199254740992.0);
-    }
-
-  private:
-    uint64_t m_state;
-};
+using shapes::Rng;
 
 uint8_t clampByte(int v) {
     return static_cast<uint8_t>(std::clamp(v, 0, 255));
@@ -81,21 +66,6 @@ std::string inverseRelation(const std::string& rel) {
     if (rel == "right of")
         return "left of";
     return rel == "above" ? "below" : "above";
-}
-
-Box SceneObject::box() const {
-    // The drawn extent of each shape relative to its circumscribed radius (scene_render.cpp).
-    const double r = radius;
-    switch (shape) {
-    case Shape::Square:
-        return {cx - 0.75 * r, cy - 0.75 * r, cx + 0.75 * r, cy + 0.75 * r};
-    case Shape::Triangle:
-        return {cx - 0.866 * r, cy - r, cx + 0.866 * r, cy + 0.5 * r};
-    case Shape::Star:
-        return {cx - 0.951 * r, cy - r, cx + 0.951 * r, cy + 0.809 * r};
-    default:
-        return {cx - r, cy - r, cx + r, cy + r};
-    }
 }
 
 SceneSpec randomSpec(uint64_t seed, int side) {

@@ -5,15 +5,16 @@
 namespace cl {
 
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
-                        const Vocabulary& vocab) {
+                        const Vocabulary& vocab, World world, bool letterboxed) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<torch::Tensor> images(seeds.size());
     std::vector<std::vector<int64_t>> tokens(seeds.size());
     // Rendering is plain C++ per scene: spread it over LibTorch's thread pool.
     at::parallel_for(0, n, 1, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
-            const Scene s = generateScene(seeds[i]);
-            images[i] = preprocessImage(s.rgb.data(), s.spec.side, s.spec.side, imageSize);
+            const Scene s = generateScene(seeds[i], world);
+            images[i] = preprocessImage(s.rgb.data(), s.spec.height(), s.spec.width(), imageSize,
+                                        letterboxed);
             tokens[i] = vocab.encode(s.captions.front());
         }
     });

@@ -15,8 +15,10 @@ struct ShapesBatch {
     torch::Tensor captions; // (N, T) <START> words <END> <NULL>...
 };
 
-// Scenes seeds[0..n) rendered at 128 px, resized to `imageSize`, with canonical captions.
+// Scenes seeds[0..n) of `world` preprocessed to `imageSize` (letterboxed or squashed), with
+// canonical captions.
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
-                        const Vocabulary& vocab);
+                        const Vocabulary& vocab, World world = World::Classic,
+                        bool letterboxed = false);
 
 } // namespace cl

@@ -1,6 +1,7 @@
 #include "model/api/evaluation.h"
 
 #include "model/api/bleu.h"
+#include "model/api/letterbox.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,10 +69,11 @@ struct Pointing {
 void scorePointing(const CaptionTrace& tr, const std::vector<Mention>& ms,
                    const std::vector<int>& objectOf, const SceneSpec& spec, double tol,
                    Pointing& p) {
-    const double cell = double(spec.side) / tr.gridSide;
+    const GridMap grid =
+        gridMap(spec.width(), spec.height(), tr.gridSide, tr.inputSide, tr.letterboxed);
     auto hit = [&](const std::vector<float>& row, const Box& box) {
         const int i = argmax(row);
-        return box.contains((i % tr.gridSide + 0.5) * cell, (i / tr.gridSide + 0.5) * cell, tol);
+        return box.contains(grid.centreX(i), grid.centreY(i), tol);
     };
     for (size_t k = 0; k < objectOf.size(); ++k) {
         const Box box = spec.objects[objectOf[k]].box();
@@ -144,8 +146,9 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
         std::vector<Scene> scenes;
         std::vector<RgbImage> images;
         for (int64_t i = 0; i < n; ++i) {
-            scenes.push_back(generateScene(o.firstSeed + first + i));
-            images.push_back({scenes.back().spec.side, scenes.back().spec.side, scenes.back().rgb});
+            scenes.push_back(generateScene(o.firstSeed + first + i, o.world));
+            const auto& spec = scenes.back().spec;
+            images.push_back({spec.width(), spec.height(), scenes.back().rgb});
         }
         const auto traces = model.captionImages(images, d);
         for (int64_t i = 0; i < n; ++i) {

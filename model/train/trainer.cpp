@@ -88,6 +88,7 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     o.imageSize = ck.config.encoder.imageSize;
     o.grid = ck.config.encoder.grid;
     o.position2d = ck.config.encoder.position2d;
+    o.letterbox = ck.config.encoder.letterbox;
     return o;
 }
 
@@ -99,7 +100,7 @@ ModelConfig shapesModelConfig(const TrainOptions& o) {
     c.numHeads = o.heads;
     c.numLayers = o.layers;
     c.ffnDim = o.ffn;
-    c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d};
+    c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d, o.letterbox};
     c.validate();
     return c;
 }
@@ -141,9 +142,12 @@ double trainShapes(const TrainOptions& given) {
         out.vocab = vocab.words();
         out.stateDict = stateDictOf(*model);
         out.meta.steps = step;
-        out.meta.dataset = "shapes (generated; held-out seeds below 1e9)";
+        out.meta.dataset = std::string(o.world == World::Varied ? "shapes, varied world"
+                                                                : "shapes, classic world") +
+                           " (generated; held-out seeds below 1e9)";
         out.meta.date = isoDateNow();
-        out.meta.source = "captionlens-cli train --seed " + std::to_string(o.seed);
+        out.meta.source = "captionlens-cli train --seed " + std::to_string(o.seed) +
+                          (o.world == World::Varied ? "" : " --world classic");
         if (withState)
             out.trainState = opt.state();
         writeCheckpoint(path, out);
@@ -160,7 +164,7 @@ double trainShapes(const TrainOptions& given) {
         for (int64_t i = 0; i < o.batch; ++i)
             seeds[i] = kTrainSeedBase + (o.seed * 1000003ULL + step) * o.batch + i;
         const auto tData = std::chrono::steady_clock::now();
-        const auto batch = shapesBatch(seeds, o.imageSize, vocab);
+        const auto batch = shapesBatch(seeds, o.imageSize, vocab, o.world, o.letterbox);
         const auto tStep = std::chrono::steady_clock::now();
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);

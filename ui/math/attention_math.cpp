@@ -98,4 +98,24 @@ QString headName(int layer, int head) {
                     : QStringLiteral("L%1 H%2").arg(layer + 1).arg(head + 1);
 }
 
+GridMap unitGridMap(const CaptionTrace& trace, const QImage& image) {
+    if (trace.gridSide <= 0 || image.isNull())
+        return {};
+    const GridMap px = gridMap(image.width(), image.height(), trace.gridSide,
+                               trace.inputSide > 0 ? trace.inputSide : trace.gridSide,
+                               trace.letterboxed);
+    const double w = image.width(), h = image.height();
+    return {px.grid, px.x0 / w, px.y0 / h, px.cellW / w, px.cellH / h};
+}
+
+int cellAt(const GridMap& c, double fx, double fy) {
+    if (c.grid <= 0 || c.cellW <= 0 || c.cellH <= 0)
+        return -1;
+    const auto gx = static_cast<int64_t>(std::floor((fx - c.x0) / c.cellW)),
+               gy = static_cast<int64_t>(std::floor((fy - c.y0) / c.cellH));
+    if (gx < 0 || gy < 0 || gx >= c.grid || gy >= c.grid)
+        return -1;
+    return int(gy * c.grid + gx);
+}
+
 } // namespace cl::ui

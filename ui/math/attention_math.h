@@ -1,7 +1,9 @@
 #pragma once
 // Attention matrices and statistics read off a trace, for the panels (pure functions).
+#include "model/api/letterbox.h"
 #include "model/api/trace.h"
 
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -28,6 +30,11 @@ Focus mostFocused(const CaptionTrace& trace);
 QStringList inputTokens(const CaptionTrace& trace);
 // Query labels: the token each step produced.
 QStringList outputTokens(const CaptionTrace& trace);
+// Where the encoder's grid cells lie on `image`, in fractions of its width and height (the
+// overlays' coordinates); grid 0 when the trace has no image grid.
+GridMap unitGridMap(const CaptionTrace& trace, const QImage& image);
+// The cell under a point given as fractions of the image; -1 off the grid.
+int cellAt(const GridMap& unitCells, double fx, double fy);
 // "L1 H2" or "L1 avg" (1-based for people).
 QString headName(int layer, int head);
 

@@ -91,10 +91,11 @@ struct Tap {
     float f;
 };
 
-std::vector<Tap> taps(int pixels, int side) {
+// origin and cell: where the grid lies along this axis, in fractions of the image.
+std::vector<Tap> taps(int pixels, int side, double origin, double cell) {
     std::vector<Tap> out(static_cast<size_t>(pixels));
     for (int p = 0; p < pixels; ++p) {
-        const double g = (p + 0.5) * side / pixels - 0.5;
+        const double g = ((p + 0.5) / pixels - origin) / cell - 0.5;
         const int g0 = static_cast<int>(std::floor(g));
         out[size_t(p)] = {std::clamp(g0, 0, side - 1), std::clamp(g0 + 1, 0, side - 1),
                           float(g - g0)};
@@ -104,16 +105,18 @@ std::vector<Tap> taps(int pixels, int side) {
 
 } // namespace
 
-QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
+QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, const GridMap& cells,
                         double opacity, ColourRange range) {
     QImage out = image.convertToFormat(QImage::Format_RGB32);
-    if (side <= 0 || grid.size() != size_t(side) * side || out.isNull())
+    const int side = int(cells.grid);
+    if (side <= 0 || grid.size() != size_t(side) * side || out.isNull() || cells.cellW <= 0 ||
+        cells.cellH <= 0)
         return out;
     const int w = out.width(), h = out.height();
     const auto& lut = overlayLut();
     const float lower = float(range.lower),
                 scale = float((OverlayLut::kSize - 1) / (range.upper - range.lower));
-    const auto xs = taps(w, side), ys = taps(h, side);
+    const auto xs = taps(w, side, cells.x0, cells.cellW), ys = taps(h, side, cells.y0, cells.cellH);
     std::vector<float> row(static_cast<size_t>(side));
     for (int y = 0; y < h; ++y) {
         // Interpolate the grid vertically once per line, then horizontally per pixel.
@@ -138,17 +141,21 @@ QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int
     return out;
 }
 
-QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, int side,
+QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, const GridMap& cells,
                          double scale) {
     QImage out = image.convertToFormat(QImage::Format_RGB32);
-    if (side <= 0 || diff.size() != size_t(side) * side || out.isNull() || scale <= 0)
+    const int side = int(cells.grid);
+    if (side <= 0 || diff.size() != size_t(side) * side || out.isNull() || scale <= 0 ||
+        cells.cellW <= 0 || cells.cellH <= 0)
         return out;
     const int w = out.width(), h = out.height();
     for (int y = 0; y < h; ++y) {
         auto* line = reinterpret_cast<QRgb*>(out.scanLine(y));
-        const int gy = std::min(side - 1, y * side / h);
+        const int gy = std::clamp(int(std::floor(((y + 0.5) / h - cells.y0) / cells.cellH)), 0,
+                                  side - 1);
         for (int x = 0; x < w; ++x) {
-            const int gx = std::min(side - 1, x * side / w);
+            const int gx = std::clamp(
+                int(std::floor(((x + 0.5) / w - cells.x0) / cells.cellW)), 0, side - 1);
             const double t = std::clamp(diff[size_t(gy) * side + gx] / scale, -1.0, 1.0);
             // Faded grey base so the objects stay recognisable under the colours.
             const int grey = 200 + qGray(line[x]) / 5;

@@ -1,5 +1,6 @@
 #pragma once
 // Colour maps and the attention overlay: pure functions, tested without a window.
+#include "model/api/letterbox.h"
 #include <QColor>
 #include <QImage>
 
@@ -20,15 +21,17 @@ QCPColorGradient viridisGradient();
 // Fixed 0..1 by default; with auto contrast, the values' own min..max.
 ColourRange colourRange(const std::vector<float>& values, bool autoContrast);
 
-// `grid` (side x side attention weights, row-major) upsampled bilinearly to the image, mapped
-// through viridis and blended over `image`: a pixel's alpha is opacity * (0.3 + 0.7 sqrt(t)), t the
-// normalised weight, so unattended regions stay visible. Size of the result = image.
-QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, int side,
+// `grid` (cells.grid squared attention weights, row-major) laid over the image where the
+// encoder's cells lie (`cells` in fractions of the image: unitGridMap), upsampled bilinearly,
+// mapped through viridis and blended over `image`: a pixel's alpha is opacity * (0.3 + 0.7
+// sqrt(t)), t the normalised weight, so unattended regions stay visible. Size of the result =
+// image.
+QImage attentionOverlay(const QImage& image, const std::vector<float>& grid, const GridMap& cells,
                         double opacity, ColourRange range);
 
 // A signed difference (a - b, side x side cells, crisp) over a faded grey copy of `image`: red
 // where a attends more, blue where b does, white-ish where they agree; |d| = scale is full colour.
-QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, int side,
+QImage differenceOverlay(const QImage& image, const std::vector<float>& diff, const GridMap& cells,
                          double scale);
 
 } // namespace cl::ui

@@ -203,7 +203,7 @@ void AttentionPanel::refresh() {
         }
     if (!m_view.hasSpatialMemory())
         return;
-    const int side = int(tr_.gridSide);
+    const GridMap side = unitGridMap(tr_, m_view.image);
     const QString word = QString::fromStdString(tr_.steps.at(sel).token);
     m_crossTitle->setText(tr("Word “%1” (step %2): every layer × head").arg(word).arg(sel + 1));
     for (int l = 0; l < tr_.layers; ++l)

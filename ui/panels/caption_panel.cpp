@@ -168,7 +168,7 @@ void CaptionPanel::refresh() {
 
 void CaptionPanel::showStep(int step) {
     if (!m_view.hasSpatialMemory()) {
-        m_image->setContent(m_view.image, {}, 0, 0, {}, m_view.imageName);
+        m_image->setContent(m_view.image, {}, {}, 0, {}, m_view.imageName);
         m_scale->setDataRange(QCPRange(0, 1));
         m_scale->axis()->setLabel(tr("attention weight"));
         m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
@@ -178,7 +178,7 @@ void CaptionPanel::showStep(int step) {
     const auto range = colourRange(row, m_selection->autoContrast());
     const QString word = QString::fromStdString(m_view.trace.steps.at(step).token);
     m_image->setContent(
-        m_view.image, row, int(m_view.trace.gridSide), m_selection->opacity(), range,
+        m_view.image, row, unitGridMap(m_view.trace, m_view.image), m_selection->opacity(), range,
         tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));
     m_scale->setDataRange(QCPRange(range.lower, range.upper));
     m_scale->axis()->setLabel(m_selection->autoContrast()

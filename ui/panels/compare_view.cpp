@@ -225,7 +225,7 @@ void ComparePanel::fillAttention() {
     const bool spatial = m_kind == AttentionKind::Cross && ta.gridSide > 0 &&
                          ta.gridSide == tb.gridSide && !m_image.isNull();
     if (spatial) {
-        const int side = int(ta.gridSide);
+        const GridMap side = unitGridMap(ta, m_image);
         std::vector<float> diff(p.size());
         float worst = 0.f;
         for (size_t i = 0; i < p.size(); ++i) {
@@ -239,7 +239,7 @@ void ComparePanel::fillAttention() {
         m_tileA->setContent(m_image, p, side, m_opacity->value(), both, nameA);
         m_tileB->setContent(m_image, q, side, m_opacity->value(), both, nameB);
         m_tileDiff->setContent(differenceOverlay(m_image, diff, side, std::max(0.05f, worst)), {},
-                               0, 0, {}, tr("%1 − %2 · %3").arg(a, b, js));
+                               {}, 0, {}, tr("%1 − %2 · %3").arg(a, b, js));
         m_maps->setCurrentIndex(0);
         return;
     }

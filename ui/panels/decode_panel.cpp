@@ -326,11 +326,11 @@ void DecodePanel::drawAttention(int t) {
     if (tr_.gridSide > 0 && !m_view.image.isNull()) {
         const auto row = crossRow(tr_, m_selection->layer(), m_selection->head(), t);
         m_cross->setContent(
-            m_view.image, row, int(tr_.gridSide), m_opacity->value(),
+            m_view.image, row, unitGridMap(tr_, m_view.image), m_opacity->value(),
             colourRange(row, m_selection->autoContrast()),
             tr("cross-attention, %1").arg(headName(m_selection->layer(), m_selection->head())));
     } else {
-        m_cross->setContent(m_view.image, {}, 0, 0, {},
+        m_cross->setContent(m_view.image, {}, {}, 0, {},
                             tr("one memory token: cross-attention is 1.0"));
     }
 }

@@ -1,5 +1,6 @@
 #include "ui/panels/pe_panel.h"
 
+#include "ui/math/attention_math.h"
 #include "ui/math/pe_math.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
@@ -101,9 +102,9 @@ PePanel::PePanel(QWidget* parent) : QWidget(parent) {
         emit ablationRequested();
     });
     connect(m_grid, &AttentionTile::clickedAt, this, [this](double fx, double fy) {
-        const int g = int(m_view.trace.gridSide);
-        if (g > 0)
-            selectCell(std::min(g - 1, int(fy * g)) * g + std::min(g - 1, int(fx * g)));
+        const int cell = cellAt(unitGridMap(m_view.trace, m_view.image), fx, fy);
+        if (cell >= 0)
+            selectCell(cell);
     });
     redraw();
 }
@@ -183,14 +184,15 @@ void PePanel::selectCell(int cell) {
 void PePanel::redrawGrid() {
     const int g = int(m_view.trace.gridSide);
     if (g <= 0 || m_view.image.isNull()) {
-        m_grid->setContent(QImage(), {}, 0, 0, {}, QString());
+        m_grid->setContent(QImage(), {}, {}, 0, {}, QString());
         m_grid->setToolTip(tr("This model has no image grid (one feature token)."));
         return;
     }
     const int width = int(m_view.model.config.inputDim);
     m_cell = std::clamp(m_cell, 0, g * g - 1);
     const auto sim = cellSimilarity(gridCode(g, width), g * g, width, m_cell);
-    m_grid->setContent(m_view.image, sim, g, m_opacity->value(), colourRange(sim, true),
+    m_grid->setContent(m_view.image, sim, unitGridMap(m_view.trace, m_view.image), m_opacity->value(),
+                       colourRange(sim, true),
                        tr("cell (%1, %2) vs every cell, cosine").arg(m_cell / g).arg(m_cell % g));
 }
 

@@ -294,7 +294,8 @@ void SceneEditor::refreshOverlay() {
     const int step = std::clamp(m_selection->step(), 0, int(m_view.trace.steps.size()) - 1);
     m_chips->setSelected(step);
     const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
-    m_canvas->setOverlay(attentionOverlay(m_canvas->image(), row, int(m_view.trace.gridSide),
+    m_canvas->setOverlay(attentionOverlay(m_canvas->image(), row,
+                                          unitGridMap(m_view.trace, m_canvas->image()),
                                           m_opacity->value(),
                                           colourRange(row, m_selection->autoContrast())));
 }

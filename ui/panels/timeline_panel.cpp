@@ -281,7 +281,7 @@ void TimelinePanel::fillTiles(const CaptionTrace& trace) {
         const QString word = QString::fromStdString(trace.steps[size_t(t)].token);
         const auto row = spatial ? crossRow(trace, layer, head, t) : std::vector<float>{};
         m_tileWidgets[size_t(t)]->setContent(
-            m_image, row, spatial ? int(trace.gridSide) : 0, m_opacity->value(),
+            m_image, row, spatial ? unitGridMap(trace, m_image) : GridMap{}, m_opacity->value(),
             colourRange(row, m_autoContrast->isChecked()),
             tr("%1 (%2)").arg(word).arg(trace.steps[size_t(t)].prob, 0, 'f', 2));
     }

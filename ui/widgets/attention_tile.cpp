@@ -12,8 +12,9 @@ AttentionTile::AttentionTile(QWidget* parent) : QWidget(parent) {
     setMinimumSize(64, 76);
 }
 
-void AttentionTile::setContent(const QImage& image, const std::vector<float>& grid, int side,
-                               double opacity, ColourRange range, const QString& title) {
+void AttentionTile::setContent(const QImage& image, const std::vector<float>& grid,
+                               const GridMap& cells, double opacity, ColourRange range,
+                               const QString& title) {
     // The overlay is computed per pixel: at the size the tile shows, not a photo's full size.
     const int limit = std::max(256, int(std::max(width(), height()) * devicePixelRatioF()));
     if (image.cacheKey() != m_sourceKey || m_scaled.isNull() || limit != m_scaledLimit) {
@@ -23,7 +24,7 @@ void AttentionTile::setContent(const QImage& image, const std::vector<float>& gr
                        ? image.scaled(limit, limit, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                        : image;
     }
-    m_composed = grid.empty() ? m_scaled : attentionOverlay(m_scaled, grid, side, opacity, range);
+    m_composed = grid.empty() ? m_scaled : attentionOverlay(m_scaled, grid, cells, opacity, range);
     m_title = title;
     update();
 }

@@ -13,7 +13,8 @@ class AttentionTile final : public QWidget {
     explicit AttentionTile(QWidget* parent = nullptr);
 
     // grid: side x side weights (empty: the plain image).
-    void setContent(const QImage& image, const std::vector<float>& grid, int side, double opacity,
+    void setContent(const QImage& image, const std::vector<float>& grid, const GridMap& cells,
+                    double opacity,
                     ColourRange range, const QString& title);
     void setHighlighted(bool on);
     void setTitleFont(const QFont& font);
