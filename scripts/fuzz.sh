@@ -5,7 +5,10 @@
 # FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
 # measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
 # 2048): the memory limit per target. Targets with a dictionary (tests/fuzz/TARGET.dict: pickle
-# opcodes and zip headers, lesson keys) get it.
+# opcodes and zip headers, lesson keys) get it. FUZZ_SEED (default: libFuzzer picks one) fixes the
+# mutation sequence: CI passes one so that its short smoke run replays the same inputs on every
+# machine (a slower machine runs a prefix of them) and a red run means a change, not luck; the
+# long runs that look for new bugs leave it unset.
 # Needs the sanitizer build with fuzzers (scripts/sanitize.sh makes it; BUILD_DIR to override).
 # Findings (crash-*, leak-*, timeout-*) land in $BUILD_DIR/fuzz-findings; exits 1 on any.
 set -euo pipefail
@@ -71,12 +74,14 @@ for t in "${TARGETS[@]}"; do
   log="$BUILD_DIR/fuzz-$t.log"
   dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
+  seed=()
+  [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   set +e
   # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
   # Qt may decode, 256 MiB, takes about 6 s there); -rss_limit_mb bounds memory.
   "$bin" "$CORPUS/$t-work" "$CORPUS/$t" -max_total_time="$SECONDS_EACH" -timeout="${FUZZ_TIMEOUT:-20}" \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_MALLOC_MB:-${FUZZ_RSS_MB:-2048}}" \
-    -max_len=65536 -print_final_stats=1 "${dict[@]}" \
+    -max_len=65536 -print_final_stats=1 "${dict[@]}" "${seed[@]}" \
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
   set -e

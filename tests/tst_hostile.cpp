@@ -277,6 +277,20 @@ void TestHostile::refusedWithinBudget_data() {
         readBytes(CL_TEST_DATA "/h5_moved_metadata.h5"),
         {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
         "is not where the superblock says", "moved.h5");
+    // fuzz_h5: a driver information block declaring 2 GB made HDF5 allocate 2 GB before reading
+    // it (the CI smoke run's out-of-memory); the root group's heap likewise for its data segment.
+    add("HDF5 driver block larger than the file",
+        readBytes(CL_TEST_DATA "/h5_huge_driver_block.h5"),
+        {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
+        "its driver block declares", "driver.h5");
+    add("HDF5 heap larger than the file", readBytes(CL_TEST_DATA "/h5_huge_heap.h5"),
+        {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
+        "its root group's heap declares", "heap.h5");
+    // fuzz_h5: a compact dataset holding fewer bytes than its shape: HDF5 read past its buffer.
+    add("HDF5 compact data shorter than its shape",
+        readBytes(CL_TEST_DATA "/h5_short_compact.h5"),
+        {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
+        "fewer values than its shape says", "compact.h5");
     // fuzz_image: a 40-byte GIF of 65,281 x 1,024 pixels, within the old 256 MiB decode limit,
     // peaked at 900 MB (the GIF decoder's two frames, then RGB copies).
     add("40-byte GIF of 67 megapixels",

@@ -60,6 +60,53 @@ std::string superblockProblem(const unsigned char* sb, uint64_t at, uint64_t fil
     return "";
 }
 
+// A version 0/1 superblock may point at a driver information block whose 4-byte size HDF5
+// allocates before reading: a 2 KB file declaring 2 GB made it allocate 2 GB (fuzz_h5).
+std::string driverBlockProblem(std::ifstream& in, const unsigned char* sb, uint64_t at,
+                               uint64_t fileSize) {
+    const int version = sb[8], addr = sb[13];
+    if (version > 1)
+        return "";
+    const unsigned char* fields = sb + (version == 0 ? 24 : 28);
+    const uint64_t undefined = addr == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * addr)) - 1;
+    const uint64_t driver = littleEndian(fields + 3 * addr, addr);
+    if (driver == undefined)
+        return "";
+    unsigned char header[8] = {};
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(at + driver));
+    if (!in.read(reinterpret_cast<char*>(header), 8))
+        return "a truncated HDF5 file (its driver block is cut off)";
+    const uint64_t size = littleEndian(header + 4, 4);
+    if (size > fileSize - at - driver)
+        return "a damaged HDF5 file (its driver block declares " + std::to_string(size) +
+               " bytes where the file holds " + std::to_string(fileSize) + ")";
+    return "";
+}
+
+// The root group's local heap (version 0/1 superblocks) declares the size of its data segment,
+// and HDF5 allocates that much before it reads: a 2 KB file declaring 4 GB made it allocate 4 GB
+// (fuzz_h5). The segment must lie within the file.
+std::string heapProblem(std::ifstream& in, const unsigned char* sb, uint64_t at, uint64_t heapAt) {
+    const int addr = sb[13], length = sb[14];
+    if (length != 2 && length != 4 && length != 8)
+        return "a superblock with " + std::to_string(length) + "-byte lengths";
+    unsigned char header[8 + 8 + 8 + 8] = {};
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(heapAt));
+    if (!in.read(reinterpret_cast<char*>(header), 8 + 2 * length + addr))
+        return "a truncated HDF5 file (its root group's heap is cut off)";
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const auto fileSize = static_cast<uint64_t>(std::max<std::streamoff>(in.tellg(), 0));
+    const uint64_t size = littleEndian(header + 8, length);
+    const uint64_t data = littleEndian(header + 8 + 2 * length, addr);
+    if (size > fileSize || data > fileSize || at + data + size > fileSize)
+        return "a damaged HDF5 file (its root group's heap declares " + std::to_string(size) +
+               " bytes where the file holds " + std::to_string(fileSize) + ")";
+    return "";
+}
+
 // Versions 0 and 1 name the root group's B-tree and local heap in the superblock: they must be
 // there. HDF5 1.10.8 crashed (a null memcpy in its metadata accumulator) on a file whose
 // metadata had moved 18 bytes while the superblock still pointed at the old places (fuzz_h5).
@@ -81,7 +128,7 @@ std::string rootGroupProblem(std::ifstream& in, const unsigned char* sb, uint64_
             return std::string("a damaged HDF5 file (its root group's ") +
                    (magic[0] == 'T' ? "B-tree" : "heap") + " is not where the superblock says)";
     }
-    return "";
+    return heapProblem(in, sb, at, at + littleEndian(scratch + addr, addr));
 }
 
 // The HDF5 signature sits at offset 0, 512, 1024, ... (after an optional user block); the
@@ -102,7 +149,10 @@ std::string signatureProblem(const std::string& path) {
         if (in.gcount() < static_cast<std::streamsize>(sizeof sb - 8))
             return "a truncated HDF5 superblock";
         const std::string problem = superblockProblem(sb, static_cast<uint64_t>(at), fileSize);
-        return problem.empty() ? rootGroupProblem(in, sb, static_cast<uint64_t>(at)) : problem;
+        if (!problem.empty())
+            return problem;
+        const std::string driver = driverBlockProblem(in, sb, uint64_t(at), fileSize);
+        return driver.empty() ? rootGroupProblem(in, sb, static_cast<uint64_t>(at)) : driver;
     }
     return "not an HDF5 file";
 }
@@ -189,6 +239,19 @@ void Dataset::describe() {
         fail("cannot read " + m_where + ": its numbers are " + std::to_string(bytes) +
              " bytes each, not 1 to 8");
     checkChunks(bytes);
+    checkCompactSize(static_cast<uint64_t>(elements) * bytes);
+}
+
+// A compact dataset keeps its values inside its header, and HDF5 1.10.8 copies as many bytes as
+// the shape needs from however many the header holds: a header holding 2 bytes for 48 made it
+// read past its buffer (fuzz_h5, heap-buffer-overflow). The two must agree.
+void Dataset::checkCompactSize(uint64_t needed) const {
+    const hid_t plist = H5Dget_create_plist(m_id);
+    const bool compact = plist >= 0 && H5Pget_layout(plist) == H5D_COMPACT;
+    if (plist >= 0)
+        H5Pclose(plist);
+    if (compact && H5Dget_storage_size(m_id) < needed)
+        fail("cannot read " + m_where + ": it holds fewer values than its shape says");
 }
 
 // HDF5 reads a whole chunk to return part of it: a chunk declared huge is refused up front.

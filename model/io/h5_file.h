@@ -50,6 +50,7 @@ class Dataset {
   private:
     void describe(); // dims and kind
     void checkChunks(size_t elementBytes) const;
+    void checkCompactSize(uint64_t neededBytes) const;
     void read(int64_t first, int64_t count, int64_t memType, void* out) const;
     int64_t m_id = -1;
     std::string m_where;
