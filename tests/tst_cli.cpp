@@ -44,6 +44,7 @@ class TestCli : public QObject {
     void errors();
     void fuzzFindingsStayBounded_data();
     void fuzzFindingsStayBounded();
+    void outOfWorldOnNamedImages();
 
   private:
     QTemporaryDir m_dir;
@@ -97,7 +98,11 @@ void TestCli::imports2025Layout() {
     r = cli({"caption", "--checkpoint", ck, "--features", npy, "--row", "0", "--max-length", "10",
              "--json"});
     QVERIFY2(r.code == 0, r.err.constData());
-    const auto ids = QJsonDocument::fromJson(r.out).object()["token_ids"].toArray();
+    const auto json = QJsonDocument::fromJson(r.out).object();
+    // A feature model cannot tell whether its input is out of world: false, and no score.
+    QCOMPARE(json["out_of_world"], QJsonValue(false));
+    QVERIFY(json.contains("world_score") && json["world_score"].isNull());
+    const auto ids = json["token_ids"].toArray();
     const QList<int> expected = {10, 10, 10, 9, 10, 9, 0, 0, 0, 0};
     QCOMPARE(ids.size(), expected.size());
     for (int i = 0; i < ids.size(); ++i)
@@ -240,6 +245,42 @@ void TestCli::fuzzFindingsStayBounded() {
     getrusage(RUSAGE_CHILDREN, &children); // the largest child so far
     QVERIFY2(children.ru_maxrss < 1200 * 1024, qPrintable(QString::number(children.ru_maxrss)));
 #endif
+}
+
+// The shipped model's out-of-world notice on named images of each kind (tests/golden/world:
+// uniform noise, a colour gradient, two crops of a photograph from the Rust embedded book, a
+// rendered page of text), and none on scenes of its training world; every object carries the
+// flag and its score.
+void TestCli::outOfWorldOnNamedImages() {
+    const QString model = CL_SOURCE_DIR "/resources/models/default.pt";
+    QStringList images;
+    for (const char* name :
+         {"noise.png", "gradient.png", "photo-closeup.jpg", "photo-board.jpg", "text.png"})
+        images << data("world/") + name;
+    auto r = cli(QStringList{"caption", "--checkpoint", model, "--json"} + images);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.err.contains("looks unlike anything the model was trained on"));
+    const auto lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), images.size());
+    for (const auto& line : lines) {
+        const auto o = QJsonDocument::fromJson(line).object();
+        QVERIFY2(o["out_of_world"].toBool() && o["world_score"].toDouble() > 1, line.constData());
+    }
+    QStringList scenes;
+    for (int seed = 1; seed <= 8; ++seed) {
+        scenes << m_dir.filePath(QString("varied%1.png").arg(seed));
+        QCOMPARE(cli({"scene", "--seed", QString::number(seed), "--world", "varied", "-o",
+                      scenes.back()})
+                     .code,
+                 0);
+    }
+    r = cli(QStringList{"caption", "--checkpoint", model, "--json"} + scenes);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.err.isEmpty());
+    for (const auto& line : r.out.trimmed().split('\n')) {
+        const auto o = QJsonDocument::fromJson(line).object();
+        QVERIFY2(!o["out_of_world"].toBool() && o["world_score"].toDouble() < 1, line.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -95,7 +95,7 @@ void TestCompare::modelAgainstItselfHasNoDivergence() {
 
 void TestCompare::forcedProbabilitiesScoreTheOtherCaption() {
     auto early = Captioner::open((kRun + "/step01000.pt").toStdString());
-    auto late = Captioner::open((kRun + "/step12000.pt").toStdString());
+    auto late = Captioner::open((kRun + "/step16000.pt").toStdString());
     const auto img = loadImage(kSample);
     QVERIFY(img.ok());
     const auto runs = compareModels({late.get(), early.get()}, img.rgb, {}, 20);
@@ -123,7 +123,7 @@ void TestCompare::differentShapesCompareEveryPair() {
     const QString small = m_f.dir.filePath("small.pt");
     QProcess cli;
     cli.start(CL_CLI, {"train", "--steps", "2", "--batch", "2", "--heads", "2", "--layers", "1",
-                       "--width", "32", "--ffn", "64", "-o", small});
+                       "--width", "32", "--ffn", "64", "--calibration-scenes", "128", "-o", small});
     QVERIFY(cli.waitForFinished(120000));
     QCOMPARE(cli.exitCode(), 0);
     auto a = Captioner::open(cltest::kModel.toStdString());
@@ -166,7 +166,7 @@ void TestCompare::panelShowsNoDifferenceForOneModelTwice() {
 }
 
 void TestCompare::panelShowsTwoSnapshotsCaptions() {
-    QVERIFY(startWith({kRun + "/step12000.pt", kRun + "/step01000.pt"}));
+    QVERIFY(startWith({kRun + "/step16000.pt", kRun + "/step01000.pt"}));
     auto* panel = m_f.window->comparePanel();
     const auto& result = panel->result();
     QVERIFY(result.ok(0) && result.ok(1));
@@ -241,7 +241,7 @@ void TestCompare::timelineScrubsThroughTheRun() {
     QCOMPARE(tl->snapshots().size(), 3);
     QVERIFY(tl->snapshots()[0].endsWith("step01000.pt")); // natural order
     QCOMPARE(tl->position(), 2);                          // the trained end first
-    QVERIFY(tl->captionText().contains("12000 training steps"));
+    QVERIFY(tl->captionText().contains("16000 training steps"));
     auto* table = tl->figuresTable();
     QCOMPARE(table->rowCount(), 3);
     QCOMPARE(table->item(0, 1)->text(), QString("1000"));

@@ -27,6 +27,7 @@ class TestGui : public QObject {
     void survivesRapidSwitches();
     void longThenShortCaption();
     void exportsPngAndCsv();
+    void outOfWorldImageSaysSo();
 
   private:
     bool openAndWait(const QString& image) { return m_f.openAndWait(image); }
@@ -182,6 +183,31 @@ void TestGui::exportsPngAndCsv() {
     // Descriptive default names: input, panel, layer, head and word.
     const QString name = m_f.window->exportName("attention", "png");
     QVERIFY2(name.startsWith("scene8-attention-L2-H3-") && name.endsWith(".png"), qPrintable(name));
+}
+
+
+// The bundled model carries its world statistics: a scene of its world shows no notice, a noise
+// image shows the one sentence, and the next in-world image takes it away again.
+void TestGui::outOfWorldImageSaysSo() {
+    QVERIFY(m_f.window->model().worldCalibrated);
+    auto* panel = m_f.window->captionPanel();
+    QVERIFY(openAndWait(saveScene(11)));
+    QVERIFY(panel->worldNotice().isEmpty());
+    QImage noise(96, 96, QImage::Format_RGB32);
+    quint32 state = 12345;
+    for (int y = 0; y < noise.height(); ++y)
+        for (int x = 0; x < noise.width(); ++x) {
+            state = state * 1664525u + 1013904223u;
+            noise.setPixel(x, y, state >> 8);
+        }
+    const QString path = m_f.dir.filePath("noise.png");
+    QVERIFY(noise.save(path));
+    QVERIFY(openAndWait(path));
+    QVERIFY2(panel->worldNotice().contains("unlike anything the model was trained on"),
+             qPrintable(panel->worldNotice()));
+    QVERIFY(m_f.window->view().trace.outOfWorld());
+    QVERIFY(openAndWait(saveScene(12)));
+    QVERIFY(panel->worldNotice().isEmpty());
 }
 
 QTEST_MAIN(TestGui)

@@ -8,6 +8,9 @@
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -27,6 +30,8 @@ class TestShapes : public QObject {
     void suiteJudging();
     void suiteFromAnotherRenderer_data();
     void suiteFromAnotherRenderer();
+    void shippedModelOnOtherRenderers_data();
+    void shippedModelOnOtherRenderers();
 };
 
 void TestShapes::deterministicScenes() {
@@ -111,6 +116,7 @@ void TestShapes::trainingLowersLoss() {
     o.encoderChannels = 16;
     o.warmup = 5;
     o.lr = 3e-3;
+    o.calibrationScenes = 128;
     o.out = dir.filePath("tiny.pt").toStdString();
     std::vector<double> losses;
     o.onProgress = [&](const TrainProgress& p) { losses.push_back(p.stepLoss); };
@@ -122,6 +128,7 @@ void TestShapes::trainingLowersLoss() {
     auto model = Captioner::open(o.out);
     QCOMPARE(model->info().meta.steps, int64_t(40));
     QCOMPARE(model->info().config.numHeads, int64_t(2));
+    QVERIFY(model->info().worldCalibrated); // the out-of-world check comes with the file
 }
 
 void TestShapes::resumeAfterKill() {
@@ -135,6 +142,7 @@ void TestShapes::resumeAfterKill() {
     o.layers = 1;
     o.encoderChannels = 16;
     o.saveEvery = 10;
+    o.calibrationScenes = 0;
     o.out = dir.filePath("run.pt").toStdString();
     o.onProgress = [](const TrainProgress& p) {
         if (p.step == 13)
@@ -236,6 +244,41 @@ void TestShapes::suiteFromAnotherRenderer() {
          {"\"slide\"", "\"paper\"", "\"outline\"", "\"wide\"", "\"attribute_accuracy\""})
         QVERIFY2(out.contains(key), out.constData());
     QVERIFY(out.contains("\"scenes\": 12"));
+}
+
+// A real check of the shipped file on 100 scenes per category from each other renderer (seed 0,
+// the suites of the README's table). Floors sit a few points under what the model scores today
+// (README: "Robustness"); wide canvases are still below issue 20's 90 %. The out-of-world notice
+// may call at most one scene in a hundred out of world.
+void TestShapes::shippedModelOnOtherRenderers_data() {
+    suiteFromAnotherRenderer_data();
+}
+
+void TestShapes::shippedModelOnOtherRenderers() {
+    QFETCH(QString, program);
+    QFETCH(QStringList, args);
+    QTemporaryDir dir;
+    QProcess p;
+    p.start(program, args + QStringList{dir.path(), "100", "0"});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QProcess cli;
+    cli.start(CL_CLI, {"eval", "--checkpoint", CL_SOURCE_DIR "/resources/models/default.pt",
+                       "--suite", dir.path(), "--json"});
+    QVERIFY(cli.waitForFinished(300000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const auto all = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const auto categories = all["categories"].toObject();
+    const QMap<QString, double> floor = {
+        {"slide", 0.93}, {"paper", 0.93}, {"outline", 0.90}, {"wide", 0.80}};
+    for (auto it = floor.begin(); it != floor.end(); ++it) {
+        const auto c = categories[it.key()].toObject();
+        const QString why = it.key() + ": " + QJsonDocument(c).toJson(QJsonDocument::Compact);
+        QCOMPARE(c["scenes"].toInt(), 100);
+        QVERIFY2(c["right"].toDouble() >= it.value(), qPrintable(why));
+        QVERIFY2(c["attribute_accuracy"].toDouble() >= 0.93, qPrintable(why));
+        QVERIFY2(c["out_of_world"].toInt() <= 1, qPrintable(why));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestShapes)

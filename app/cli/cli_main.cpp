@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     cl::cli::addTrainCommand(app);
     cl::cli::addEvalCommand(app);
     cl::cli::addBenchCommand(app);
+    cl::cli::addCalibrateCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

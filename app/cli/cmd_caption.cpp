@@ -150,6 +150,10 @@ void runCaption(const CaptionOptions& o) {
                          : o.features.empty() ? captionImageFiles(*model, o, d)
                                               : captionFeatureRows(*model, o, d);
     for (const auto& r : results) {
+        if (r.trace.outOfWorld())
+            std::cerr << "note: " << r.input
+                      << " looks unlike anything the model was trained on (out-of-world score "
+                      << r.trace.worldScore << " > 1); its caption is a guess\n";
         if (!o.json) {
             std::cout << r.trace.text() << "\n";
             continue;

@@ -88,7 +88,7 @@ SuiteScene suiteTruth(const std::string& path) {
 
 struct SuiteTally {
     int64_t scenes = 0, right = 0, counted = 0, attributesRight = 0, attributes = 0, relations = 0,
-            relationsRight = 0;
+            relationsRight = 0, outOfWorld = 0;
     nlohmann::json json() const {
         auto ratio = [](int64_t a, int64_t b) { return b ? double(a) / double(b) : 0.0; };
         return {{"scenes", scenes},
@@ -96,7 +96,8 @@ struct SuiteTally {
                 {"count_right", ratio(counted, scenes)},
                 {"attribute_accuracy", ratio(attributesRight, attributes)},
                 {"relation_accuracy", ratio(relationsRight, relations)},
-                {"relation_scenes", relations}};
+                {"relation_scenes", relations},
+                {"out_of_world", outOfWorld}}; // false alarms of the out-of-world notice
     }
 };
 
@@ -122,6 +123,7 @@ SuiteTally judgeCategory(Captioner& model, const QString& folder) {
         t.attributes += j.attributes;
         t.relations += j.hasRelation;
         t.relationsRight += j.hasRelation && j.relationRight;
+        t.outOfWorld += trace.outOfWorld();
     }
     return t;
 }
@@ -140,13 +142,13 @@ void runSuite(Captioner& model, const std::string& dir, bool json) {
         out[c.toStdString()] = t.json();
         if (!json)
             std::printf("%-10s %4lld scenes  right %5.1f%%  count %5.1f%%  attributes %5.1f%%  "
-                        "relations %5.1f%% (%lld)\n",
+                        "relations %5.1f%% (%lld)  out of world %lld\n",
                         c.toStdString().c_str(), static_cast<long long>(t.scenes),
                         100 * out[c.toStdString()]["right"].get<double>(),
                         100 * out[c.toStdString()]["count_right"].get<double>(),
                         100 * out[c.toStdString()]["attribute_accuracy"].get<double>(),
                         100 * out[c.toStdString()]["relation_accuracy"].get<double>(),
-                        static_cast<long long>(t.relations));
+                        static_cast<long long>(t.relations), static_cast<long long>(t.outOfWorld));
         all.scenes += t.scenes;
         all.right += t.right;
     }

@@ -35,7 +35,9 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
         j["config"]["encoder"] = {{"image_size", c.encoder.imageSize},
                                   {"grid", c.encoder.grid},
                                   {"channels", c.encoder.channels},
-                                  {"position2d", c.encoder.position2d}};
+                                  {"position2d", c.encoder.position2d},
+                                  {"letterbox", c.encoder.letterbox}};
+    j["world_check"] = info.worldCalibrated;
     if (!info.meta.evalJson.empty()) {
         checkJsonBudget(info.meta.evalJson, 32, 1u << 20, "the checkpoint's stored eval figures");
         j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
@@ -62,7 +64,14 @@ void printPlain(const nlohmann::json& j) {
         std::cout << "encoder      " << c["encoder"]["image_size"] << " px in, "
                   << c["encoder"]["grid"] << "x" << c["encoder"]["grid"] << " grid, "
                   << (c["encoder"]["position2d"].get<bool>() ? "with" : "without")
-                  << " 2D position code\n";
+                  << " 2D position code, "
+                  << (c["encoder"]["letterbox"].get<bool>() ? "letterboxed" : "squashed")
+                  << " input\n";
+    if (j.contains("world_check"))
+        std::cout << "world check  "
+                  << (j["world_check"].get<bool>() ? "calibrated (out-of-world notice on)"
+                                                   : "not calibrated (captionlens-cli calibrate)")
+                  << "\n";
     for (const auto& w : j["warnings"])
         std::cout << "warning      " << w.get<std::string>() << "\n";
 }

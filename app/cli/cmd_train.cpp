@@ -92,6 +92,16 @@ void addTrainCommand(CLI::App& app) {
                     "editor's world only")
         ->check(CLI::IsMember({"varied", "classic"}))
         ->capture_default_str();
+    cmd->add_option("--curriculum", o.classicShare,
+                    "Varied world: share of the steps on classic scenes only before varied "
+                    "scenes ramp in over as many steps again (0: varied from the start)")
+        ->check(CLI::Range(0.0, 0.5))
+        ->capture_default_str();
+    cmd->add_option("--calibration-scenes", o.calibrationScenes,
+                    "Training-world scenes that calibrate the out-of-world check of the files "
+                    "written (0: no check; else at least 64)")
+        ->check(CLI::IsMember({int64_t(0)}) | CLI::Range(int64_t(64), int64_t(1) << 20))
+        ->capture_default_str();
     cmd->add_option("--image-size", o.imageSize,
                     "Encoder input side in pixels (the grid times a power of two)")
         ->check(CLI::Range(8, 512))
@@ -118,7 +128,7 @@ void addTrainCommand(CLI::App& app) {
             return v.empty() ? 0.0 : v[v.size() / 2];
         };
         std::printf("timing: optimiser step (forward, backward, AdamW) median %.2f ms at batch "
-                    "%lld; scene generation %.2f ms per batch\n",
+                    "%lld; waiting for scenes %.2f ms per batch (drawn during the previous step)\n",
                     median(stepMs), static_cast<long long>(o.batch), median(dataMs));
     });
 }

@@ -61,11 +61,18 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
     j["tokens"] = tokens;
     j["token_ids"] = ids;
     j["steps"] = steps;
+    // Every object says whether the image is out of world; the score is null where the model
+    // cannot tell (feature models, uncalibrated checkpoints).
+    j["out_of_world"] = tr.outOfWorld();
+    j["world_score"] = tr.worldChecked ? nlohmann::json(tr.worldScore) : nlohmann::json(nullptr);
     if (attention) {
         j["self_attention"] = selfMatrices(tr);
         j["cross_attention"] = crossMatrices(tr);
-        if (tr.gridSide > 0)
+        if (tr.gridSide > 0) {
             j["grid"] = {tr.gridSide, tr.gridSide};
+            j["input_side"] = tr.inputSide;
+            j["letterboxed"] = tr.letterboxed;
+        }
     }
     return j;
 }

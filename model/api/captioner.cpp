@@ -3,6 +3,7 @@
 #include "model/decode/greedy.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
+#include "model/novelty/world_stats.h"
 
 #include <stdexcept>
 
@@ -58,13 +59,32 @@ class DecodeScope {
 
 } // namespace
 
+// The checkpoint's world statistics, if they fit this model's encoder (the signature of one
+// blank image tells how many numbers they must have).
+WorldStats checkedWorld(const StateDict& dict, CaptioningTransformerImpl& model) {
+    WorldStats s = worldFromStateDict(dict);
+    const auto side = model.config().encoder.imageSize;
+    std::vector<torch::Tensor> activations;
+    c10::InferenceMode guard;
+    model.encode(torch::zeros({1, 3, side, side}), &activations);
+    const auto sig = worldSignature(activations);
+    bool fits = sig.size() == s.layers.size();
+    for (size_t l = 0; fits && l < sig.size(); ++l)
+        fits = sig[l].size(1) == s.layers[l].mean.size(0);
+    if (!fits)
+        throw std::runtime_error("world_stats do not fit this model's encoder");
+    return s;
+}
+
 struct Captioner::Impl {
     ModelInfo info;
     Vocabulary vocab;
     CaptioningTransformer model{nullptr};
     torch::Device device{torch::kCPU};
+    WorldStats world; // empty: no out-of-world check
 
-    torch::Tensor memoryOfImages(const std::vector<RgbImage>& images) {
+    torch::Tensor encodeImages(const std::vector<RgbImage>& images,
+                               std::vector<torch::Tensor>* activations = nullptr) {
         const auto& c = info.config;
         if (c.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument(
@@ -77,8 +97,28 @@ struct Captioner::Impl {
                 preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize,
                                 c.encoder.letterbox));
         }
-        auto x = torch::cat(batch, 0).to(device);
-        return model->memory(model->encode(x));
+        return model->encode(torch::cat(batch, 0).to(device), activations);
+    }
+
+    std::vector<CaptionTrace> decodeImages(const std::vector<RgbImage>& images,
+                                           const DecodeOptions& options, bool fullRerun) {
+        DecodeScope scope(model, options);
+        std::vector<torch::Tensor> activations;
+        const auto encoded = encodeImages(images, world.empty() ? nullptr : &activations);
+        const auto memory = model->memory(encoded);
+        auto traces = fullRerun ? greedyDecodeFullRerun(*model, memory, vocab, options)
+                                : greedyDecode(*model, memory, vocab, options);
+        if (!world.empty()) {
+            auto sig = worldSignature(activations);
+            for (auto& t : sig)
+                t = t.cpu();
+            const auto d = worldScore(world, sig);
+            for (size_t i = 0; i < traces.size(); ++i) {
+                traces[i].worldChecked = true;
+                traces[i].worldScore = d[int64_t(i)].item<double>();
+            }
+        }
+        return traces;
     }
 };
 
@@ -102,6 +142,17 @@ std::unique_ptr<Captioner> Captioner::open(const std::string& path, const std::s
     try {
         impl->vocab = Vocabulary(ck.vocab);
         impl->model = buildModel(ck, impl->vocab.nullId(), &impl->info.warnings);
+        if (!ck.worldStats.empty() && ck.config.memory == MemoryKind::ImageGrid) {
+            // Damaged statistics cost the notice, not the model.
+            try {
+                impl->world = checkedWorld(ck.worldStats, *impl->model);
+            } catch (const std::exception& e) {
+                impl->info.warnings.push_back(
+                    std::string("its out-of-world statistics are unusable (") + e.what() +
+                    "): no out-of-world notice; captionlens-cli calibrate renews them");
+            }
+        }
+        impl->info.worldCalibrated = !impl->world.empty();
     } catch (const c10::Error& e) {
         throw std::runtime_error(path + ": " + e.what_without_backtrace());
     } catch (const std::exception& e) {
@@ -174,14 +225,12 @@ Captioner::CaptionLoss Captioner::featureCaptionLoss(const std::vector<float>& r
 
 std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& images,
                                                    const DecodeOptions& options) {
-    DecodeScope scope(d->model, options);
-    return greedyDecode(*d->model, d->memoryOfImages(images), d->vocab, options);
+    return d->decodeImages(images, options, false);
 }
 
 std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<RgbImage>& images,
                                                             const DecodeOptions& options) {
-    DecodeScope scope(d->model, options);
-    return greedyDecodeFullRerun(*d->model, d->memoryOfImages(images), d->vocab, options);
+    return d->decodeImages(images, options, true);
 }
 
 } // namespace cl

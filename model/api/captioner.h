@@ -20,6 +20,7 @@ struct ModelInfo {
     Metadata meta;
     int64_t parameters = 0;
     std::vector<std::string> warnings; // e.g. non-finite weights
+    bool worldCalibrated = false;      // traces carry the out-of-world check
 };
 
 class Captioner {

@@ -45,4 +45,9 @@ HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& d
 // Rewrites the checkpoint at `path` (atomically) with `evalJson` in its metadata.
 void storeEvaluation(const std::string& path, const std::string& evalJson);
 
+// Calibrates the out-of-world check of the image model at `path` on `scenes` training-world
+// scenes and rewrites the file (atomically) with the statistics; returns how many encoder
+// layers the check reads.
+int64_t calibrateWorldCheck(const std::string& path, int64_t scenes = 4096);
+
 } // namespace cl

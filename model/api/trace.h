@@ -31,6 +31,12 @@ struct CaptionTrace {
     int64_t gridSide = 0;     // sqrt(M) for image models, 0 for feature models
     int64_t inputSide = 0;    // the encoder's input side (image models)
     bool letterboxed = false; // the image was letterboxed into the input (api/letterbox.h)
+    // The out-of-world check (model/novelty): the image's distance from the training world over
+    // the model's calibrated threshold (above 1: out of world). Unknown for feature models and
+    // checkpoints without world statistics.
+    bool worldChecked = false;
+    double worldScore = 0;
+    bool outOfWorld() const { return worldChecked && worldScore > 1.0; }
     std::vector<DecodeStep> steps;
 
     // The caption's words: the chosen tokens up to (not including) <END>.

@@ -16,7 +16,7 @@ struct TrainProgress {
     double stepLoss = 0; // this step's loss
     double scenesPerSecond = 0;
     double secondsLeft = 0;
-    double dataMs = 0; // this step's scene generation (rendering, resizing, tokens)
+    double dataMs = 0; // the wait for this step's scenes (drawn on a thread during the last step)
     double stepMs = 0; // this step's forward, backward, clipping and AdamW update
 };
 
@@ -28,6 +28,13 @@ struct TrainOptions {
     bool position2d = true;
     bool letterbox = true;           // fit images without distortion (api/letterbox.h)
     World world = World::Varied;     // the scenes trained on
+    // Varied-world curriculum: the first `classicShare` of the steps see classic scenes only
+    // (the model learns to look at the image there quickly), then the share of varied scenes
+    // rises linearly to all of them over as many steps again.
+    double classicShare = 0.125;
+    // Training-world scenes that calibrate the out-of-world check of every file written for
+    // people (the final model and snapshots); 0 leaves the check off.
+    int64_t calibrationScenes = 4096;
     uint64_t seed = 1;
     double lr = 1e-3, weightDecay = 0.01;
     int64_t warmup = 200;

@@ -186,6 +186,8 @@ Checkpoint readCheckpoint(const std::string& path) {
         ck.meta = metaFromValue(*meta);
     if (const Value* ts = root.find("train_state"))
         ck.trainState = stateDictFrom(*ts, "train_state");
+    if (const Value* ws = root.find("world_stats"))
+        ck.worldStats = stateDictFrom(*ws, "world_stats");
     if (static_cast<int64_t>(ck.vocab.size()) != ck.config.vocabSize)
         fail(path + ": the vocabulary has " + std::to_string(ck.vocab.size()) +
              " words but the config says " + std::to_string(ck.config.vocabSize));
@@ -216,6 +218,12 @@ void writeCheckpoint(const std::string& path, const Checkpoint& ck) {
         for (const auto& [k, t] : ck.trainState)
             ts.set(k, Value::ofTensor(t));
         root.set("train_state", ts);
+    }
+    if (!ck.worldStats.empty()) {
+        Value ws = Value::dict();
+        for (const auto& [k, t] : ck.worldStats)
+            ws.set(k, Value::ofTensor(t));
+        root.set("world_stats", ws);
     }
     pickle::saveFile(path, root);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Checkpoint files. Ours: a torch.load-able dict
 //   {"format": "captionlens-checkpoint", "version": 1, "config": {...}, "vocab": [words by id],
-//    "state_dict": {course key: tensor}, "metadata": {...}}
+//    "state_dict": {course key: tensor}, "metadata": {...}, optionally "world_stats": {name: tensor}}
 // and the course's bare state_dict (torch.save(model.state_dict(), f)), which import converts.
 #include "model/api/config.h"
 
@@ -22,6 +22,8 @@ struct Checkpoint {
     Metadata meta;
     // Optimiser state for --resume ("adam_m.<key>", "adam_v.<key>"); empty in shipped files.
     StateDict trainState;
+    // The out-of-world check's statistics (model/novelty/world_stats.h); empty when uncalibrated.
+    StateDict worldStats;
 };
 
 inline constexpr const char* kFormatTag = "captionlens-checkpoint";

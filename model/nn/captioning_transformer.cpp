@@ -42,11 +42,12 @@ void CaptioningTransformerImpl::initWeights() {
     }
 }
 
-torch::Tensor CaptioningTransformerImpl::encode(const torch::Tensor& input) {
+torch::Tensor CaptioningTransformerImpl::encode(const torch::Tensor& input,
+                                                std::vector<torch::Tensor>* activations) {
     if (m_config.memory == MemoryKind::Features)
         return input;
     TORCH_CHECK(input.dim() == 4 && input.size(1) == 3, "image model expects (N, 3, S, S) input");
-    return encoder(input);
+    return encoder->forward(input, activations);
 }
 
 torch::Tensor CaptioningTransformerImpl::memory(const torch::Tensor& features) {

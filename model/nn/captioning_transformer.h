@@ -13,8 +13,10 @@ class CaptioningTransformerImpl : public torch::nn::Module {
   public:
     CaptioningTransformerImpl(const ModelConfig& config, int64_t nullId);
 
-    // Image models: images (N, 3, S, S) -> features (N, M, D). Feature models: identity.
-    torch::Tensor encode(const torch::Tensor& input);
+    // Image models: images (N, 3, S, S) -> features (N, M, D), and with `activations` every
+    // encoder convolution's output. Feature models: identity.
+    torch::Tensor encode(const torch::Tensor& input,
+                         std::vector<torch::Tensor>* activations = nullptr);
     // features (N, D) or (N, M, D) -> memory (N, 1, W) or (N, M, W)
     torch::Tensor memory(const torch::Tensor& features);
     // memory (N, M, W), captions (N, T) -> scores (N, T, V); per-layer weights when asked.

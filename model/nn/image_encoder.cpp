@@ -101,11 +101,17 @@ ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
     pos2d = register_buffer("pos2d", positionCode2d(c.grid, outDim));
 }
 
-torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images) {
-    auto x = torch::relu(stem(images));
+torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images,
+                                        std::vector<torch::Tensor>* activations) {
+    auto keep = [&](torch::Tensor t) {
+        if (activations)
+            activations->push_back(t);
+        return t;
+    };
+    auto x = keep(torch::relu(stem(images)));
     for (const auto& layer : *down)
-        x = torch::relu(layer->as<torch::nn::Conv2d>()->forward(x));
-    x = out(torch::relu(mix(x)));     // (N, D, g, g)
+        x = keep(torch::relu(layer->as<torch::nn::Conv2d>()->forward(x)));
+    x = out(keep(torch::relu(mix(x)))); // (N, D, g, g)
     x = x.flatten(2).transpose(1, 2); // (N, g*g, D)
     if (m_usePosition && m_positionOn)
         x = x + pos2d;

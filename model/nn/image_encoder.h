@@ -22,8 +22,10 @@ class ImageEncoderImpl : public torch::nn::Module {
   public:
     ImageEncoderImpl(const EncoderConfig& config, int64_t outDim);
 
-    // images (N, 3, S, S) -> features (N, grid*grid, D)
-    torch::Tensor forward(const torch::Tensor& images);
+    // images (N, 3, S, S) -> features (N, grid*grid, D). With `activations`, also every
+    // convolution's ReLU output, first to last (the out-of-world check reads them).
+    torch::Tensor forward(const torch::Tensor& images,
+                          std::vector<torch::Tensor>* activations = nullptr);
 
     void setPositionEnabled(bool on) { m_positionOn = on; }
 

@@ -1,26 +1,55 @@
 #include "model/shapes/shapes_data.h"
+#include "model/shapes/rng.h"
 
 #include "model/nn/image_encoder.h"
 
 namespace cl {
 
-ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
-                        const Vocabulary& vocab, World world, bool letterboxed) {
+namespace {
+
+// Renders and preprocesses seeds[0..n) in parallel; the canonical captions too when asked.
+torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
+                           bool letterboxed, double variedShare,
+                           std::vector<std::string>* captions) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<torch::Tensor> images(seeds.size());
-    std::vector<std::vector<int64_t>> tokens(seeds.size());
+    if (captions)
+        captions->assign(seeds.size(), {});
     // Rendering is plain C++ per scene: spread it over LibTorch's thread pool.
     at::parallel_for(0, n, 1, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
-            const Scene s = generateScene(seeds[i], world);
+            const bool varied = world == World::Varied &&
+                                (variedShare >= 1 ||
+                                 shapes::Rng(seeds[i] ^ 0x5EEDC0DEULL).chance(variedShare));
+            const Scene s = generateScene(seeds[i], varied ? World::Varied : World::Classic);
             images[i] = preprocessImage(s.rgb.data(), s.spec.height(), s.spec.width(), imageSize,
                                         letterboxed);
-            tokens[i] = vocab.encode(s.captions.front());
+            if (captions)
+                (*captions)[i] = s.captions.front();
         }
     });
+    return torch::cat(images, 0);
+}
+
+} // namespace
+
+torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
+                           bool letterboxed) {
+    return renderScenes(seeds, imageSize, world, letterboxed, 1.0, nullptr);
+}
+
+ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
+                        const Vocabulary& vocab, World world, bool letterboxed,
+                        double variedShare) {
+    const auto n = static_cast<int64_t>(seeds.size());
+    std::vector<std::string> texts;
+    auto images = renderScenes(seeds, imageSize, world, letterboxed, variedShare, &texts);
+    std::vector<std::vector<int64_t>> tokens;
     size_t longest = 0;
-    for (const auto& t : tokens)
-        longest = std::max(longest, t.size());
+    for (const auto& t : texts) {
+        tokens.push_back(vocab.encode(t));
+        longest = std::max(longest, tokens.back().size());
+    }
     auto captions =
         torch::full({n, static_cast<int64_t>(longest) + 2}, vocab.nullId(), torch::kLong);
     auto acc = captions.accessor<int64_t, 2>();
@@ -30,7 +59,7 @@ ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
             acc[i][k + 1] = tokens[i][k];
         acc[i][tokens[i].size() + 1] = vocab.endId();
     }
-    return {torch::cat(images, 0), captions};
+    return {images, captions};
 }
 
 } // namespace cl

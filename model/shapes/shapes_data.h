@@ -15,10 +15,15 @@ struct ShapesBatch {
     torch::Tensor captions; // (N, T) <START> words <END> <NULL>...
 };
 
+// The images alone (the out-of-world calibration).
+torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
+                           bool letterboxed);
+
 // Scenes seeds[0..n) of `world` preprocessed to `imageSize` (letterboxed or squashed), with
-// canonical captions.
+// canonical captions. With the varied world, each scene is varied with probability
+// `variedShare` (decided by its seed) and classic otherwise: the training curriculum.
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
                         const Vocabulary& vocab, World world = World::Classic,
-                        bool letterboxed = false);
+                        bool letterboxed = false, double variedShare = 1.0);
 
 } // namespace cl

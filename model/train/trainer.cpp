@@ -1,4 +1,5 @@
 #include "model/api/trainer.h"
+#include "model/novelty/world_stats.h"
 
 #include "model/api/threads.h"
 #include "model/io/checkpoint.h"
@@ -7,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <stdexcept>
 
 namespace cl {
@@ -76,6 +78,13 @@ double learningRate(const TrainOptions& o, int64_t step) {
         return o.lr * (step + 1) / o.warmup;
     const double progress = double(step - o.warmup) / std::max<int64_t>(1, o.steps - o.warmup);
     return o.lr * (0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * std::min(progress, 1.0))));
+}
+
+double variedShare(const TrainOptions& o, int64_t step) {
+    const double ramp = o.classicShare * double(o.steps);
+    if (ramp <= 0)
+        return 1.0;
+    return std::clamp((double(step) - ramp) / ramp, 0.0, 1.0);
 }
 
 TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
@@ -150,6 +159,9 @@ double trainShapes(const TrainOptions& given) {
                           (o.world == World::Varied ? "" : " --world classic");
         if (withState)
             out.trainState = opt.state();
+        else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
+            // Files people open: the out-of-world check comes calibrated.
+            out.worldStats = worldToStateDict(calibrateWorld(*model, o.calibrationScenes));
         writeCheckpoint(path, out);
         if (o.evaluateSnapshot && !withState) {
             out.meta.evalJson = o.evaluateSnapshot(path);
@@ -159,12 +171,22 @@ double trainShapes(const TrainOptions& given) {
     model->train();
     double avg = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    for (int64_t step = start; step < o.steps; ++step) {
+    // The next batch is drawn on its own thread while this step runs (scenes depend only on
+    // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
+    auto draw = [&](int64_t step) {
         std::vector<uint64_t> seeds(static_cast<size_t>(o.batch));
         for (int64_t i = 0; i < o.batch; ++i)
             seeds[i] = kTrainSeedBase + (o.seed * 1000003ULL + step) * o.batch + i;
+        return shapesBatch(seeds, o.imageSize, vocab, o.world, o.letterbox, variedShare(o, step));
+    };
+    std::future<ShapesBatch> next;
+    if (start < o.steps)
+        next = std::async(std::launch::async, draw, start);
+    for (int64_t step = start; step < o.steps; ++step) {
         const auto tData = std::chrono::steady_clock::now();
-        const auto batch = shapesBatch(seeds, o.imageSize, vocab, o.world, o.letterbox);
+        const auto batch = next.get();
+        if (step + 1 < o.steps)
+            next = std::async(std::launch::async, draw, step + 1);
         const auto tStep = std::chrono::steady_clock::now();
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);

@@ -36,6 +36,10 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     setTextColour(m_note, QColor(0x8a, 0x4b, 0x00));
+    m_world = new QLabel(this);
+    m_world->setWordWrap(true);
+    setTextColour(m_world, QColor(0xb0, 0x1e, 0x1e), true);
+    m_world->setVisible(false);
     m_ablation = new QLabel(this);
     m_ablation->setWordWrap(true);
     setTextColour(m_ablation, QColor(0xb3, 0x59, 0x00), true);
@@ -76,6 +80,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     body->addLayout(side, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_caption);
+    layout->addWidget(m_world);
     layout->addWidget(m_ablation);
     layout->addWidget(
         new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
@@ -148,11 +153,27 @@ void CaptionPanel::setView(const CaptionView& view) {
                              "token): its cross-attention is trivially 1.0, so there is no map "
                              "to draw.")
                               .arg(view.imageName.toHtmlEscaped()));
+    showWorldNotice(view.trace);
     m_ablation->setVisible(view.headsOff > 0);
     m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Head ablation tab)")
                             .arg(view.headsOff)
                             .arg(view.headCount()));
     refresh();
+}
+
+// One sentence above everything else when the image lies outside the training world
+// (model/novelty): a confident wrong caption must not pass for the truth in front of a class.
+void CaptionPanel::showWorldNotice(const CaptionTrace& trace) {
+    m_world->setVisible(trace.outOfWorld());
+    m_world->setText(trace.outOfWorld()
+                         ? tr("This image looks unlike anything the model was trained on "
+                              "(out-of-world score %1, above 1 is out): the caption is a guess.")
+                               .arg(trace.worldScore, 0, 'f', 1)
+                         : QString());
+}
+
+QString CaptionPanel::worldNotice() const {
+    return m_world->isVisible() ? m_world->text() : QString();
 }
 
 void CaptionPanel::refresh() {

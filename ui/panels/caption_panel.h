@@ -29,11 +29,13 @@ class CaptionPanel final : public QWidget, public Panel {
     QString captionText() const;
     QString ablationText() const; // empty when every head is on
     QString scaleLabel() const;   // the colour bar's label: which scale is in force
+    QString worldNotice() const;  // the out-of-world sentence; empty for in-world images
 
   private:
     void refresh();
     void showStep(int step);
     void rebuildHeadChoices();
+    void showWorldNotice(const CaptionTrace& trace);
 
     Selection* m_selection;
     CaptionView m_view;
@@ -42,6 +44,7 @@ class CaptionPanel final : public QWidget, public Panel {
     QLabel* m_caption;
     QLabel* m_modelLine;
     QLabel* m_note;
+    QLabel* m_world; // the out-of-world sentence
     QLabel* m_ablation; // says so when heads are switched off
     QComboBox* m_layer;
     QComboBox* m_head;
