@@ -5,6 +5,7 @@
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
+#include "model/novelty/world_stats.h"
 #include "model/shapes/shapes_data.h"
 
 #include <algorithm>
@@ -180,6 +181,19 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
         greedyDecode(*model, model->memory(model->encode(image)), vocab, opt);
         sync(d);
     }));
+    if (!ck.worldStats.empty()) {
+        // What the app adds to every caption: the encoder's feature maps kept, their statistics
+        // and both distances per layer (model/novelty).
+        const WorldStats world = worldFromStateDict(ck.worldStats);
+        r.figures.push_back(timeIt("out-of-world check", 3, o.runs, [&] {
+            std::vector<torch::Tensor> activations;
+            model->encode(image, &activations);
+            auto sig = worldSignature(activations);
+            for (auto& t : sig)
+                t = t.cpu();
+            worldScore(world, sig);
+        }));
+    }
     r.figures.push_back(timeIt("same, full re-run like sample()", 2, o.runs, [&] {
         greedyDecodeFullRerun(*model, model->memory(model->encode(image)), vocab, opt);
         sync(d);
