@@ -3,6 +3,7 @@
 #include "tests/test_util.h"
 
 #include "model/api/captioner.h"
+#include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/io/pickle_archive.h"
@@ -12,6 +13,7 @@
 #include <QTemporaryDir>
 
 #include <fstream>
+#include <functional>
 
 using namespace cl;
 using namespace std::string_literals; // the pickles below hold NUL bytes
@@ -52,6 +54,7 @@ class TestCheckpoint : public QObject {
     void nonFiniteWeightsLoadWithAWarning();
     void integerWeightsAreRefused();
     void duplicatedZipEntriesAreRefused();
+    void damagedWorldStatsCostTheNoticeOnly();
 
   private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
@@ -298,6 +301,55 @@ void TestCheckpoint::duplicatedZipEntriesAreRefused() {
     } catch (const std::exception& e) {
         QVERIFY2(!QString(e.what()).contains('\n'), e.what());
         QVERIFY2(QString(e.what()).contains("two records named archive/data.pkl"), e.what());
+    }
+}
+
+// A checkpoint whose out-of-world statistics are damaged (a wrong shape, a NaN threshold, a key
+// this version does not know) still captions, with a warning and no notice; intact ones check.
+void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
+    TrainOptions o;
+    o.steps = 2;
+    o.batch = 4;
+    o.width = 16;
+    o.ffn = 32;
+    o.heads = 2;
+    o.layers = 1;
+    o.encoderChannels = 8;
+    o.calibrationScenes = 64;
+    o.out = path("world.pt");
+    trainShapes(o);
+    const Checkpoint good = readCheckpoint(o.out);
+    QCOMPARE(good.worldStats.size(), size_t(6 * 4)); // 4 encoder layers, 6 entries each
+    RgbImage image;
+    image.width = image.height = 32;
+    image.pixels.assign(32 * 32 * 3, 200);
+    {
+        auto model = Captioner::open(o.out);
+        QVERIFY(model->info().worldCalibrated);
+        QVERIFY(model->info().warnings.empty());
+        QVERIFY(model->captionImages({image}, DecodeOptions{}).front().worldChecked);
+    }
+    const std::vector<std::function<void(StateDict&)>> damage = {
+        [](StateDict& d) { d[0].second = torch::zeros({3}); },
+        [](StateDict& d) {
+            for (auto& [k, t] : d)
+                if (k == "0.threshold")
+                    t = torch::full({1}, NAN);
+        },
+        [](StateDict& d) { d.push_back({"0.extra", torch::zeros({1})}); },
+    };
+    for (const auto& hurt : damage) {
+        Checkpoint bad = good;
+        hurt(bad.worldStats);
+        writeCheckpoint(path("bad.pt"), bad);
+        auto model = Captioner::open(path("bad.pt"));
+        QVERIFY(!model->info().worldCalibrated);
+        QCOMPARE(model->info().warnings.size(), size_t(1));
+        QVERIFY2(model->info().warnings[0].find("out-of-world statistics are unusable") !=
+                     std::string::npos,
+                 model->info().warnings[0].c_str());
+        const auto trace = model->captionImages({image}, DecodeOptions{}).front();
+        QVERIFY(!trace.worldChecked && !trace.outOfWorld() && !trace.steps.empty());
     }
 }
 
