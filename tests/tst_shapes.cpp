@@ -278,6 +278,9 @@ void TestShapes::shippedModelOnOtherRenderers() {
         QVERIFY2(c["right"].toDouble() >= it.value(), qPrintable(why));
         QVERIFY2(c["attribute_accuracy"].toDouble() >= 0.93, qPrintable(why));
         QVERIFY2(c["out_of_world"].toInt() <= 1, qPrintable(why));
+        // The last layer's head average points into the named object (today 72-96 %).
+        QVERIFY2(c["pointing_words"].toInt() > 100, qPrintable(why));
+        QVERIFY2(c["pointing_last_layer_average"].toDouble() >= 0.65, qPrintable(why));
     }
 }
 

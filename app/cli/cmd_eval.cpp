@@ -79,8 +79,15 @@ SuiteScene suiteTruth(const std::string& path) {
     checkJsonBudget(text, 8, 4096, path);
     const auto j = nlohmann::json::parse(text);
     SuiteScene s;
-    for (const auto& o : j.at("objects"))
-        s.objects.push_back({o.at("colour").get<std::string>(), o.at("shape").get<std::string>()});
+    for (const auto& o : j.at("objects")) {
+        SuiteObject object{o.at("colour").get<std::string>(), o.at("shape").get<std::string>()};
+        if (o.contains("box") && o.at("box").is_array() && o.at("box").size() == 4) {
+            for (size_t k = 0; k < 4; ++k)
+                object.box[k] = o.at("box").at(k).get<double>();
+            object.hasBox = true;
+        }
+        s.objects.push_back(object);
+    }
     if (j.contains("relation") && j.at("relation").is_string())
         s.relation = j.at("relation").get<std::string>();
     return s;
@@ -89,6 +96,13 @@ SuiteScene suiteTruth(const std::string& path) {
 struct SuiteTally {
     int64_t scenes = 0, right = 0, counted = 0, attributesRight = 0, attributes = 0, relations = 0,
             relationsRight = 0, outOfWorld = 0;
+    SuitePointing pointing;
+    double bestHead() const {
+        int64_t best = 0;
+        for (int64_t h : pointing.headHits)
+            best = std::max(best, h);
+        return pointing.words ? double(best) / double(pointing.words) : 0.0;
+    }
     nlohmann::json json() const {
         auto ratio = [](int64_t a, int64_t b) { return b ? double(a) / double(b) : 0.0; };
         return {{"scenes", scenes},
@@ -97,7 +111,10 @@ struct SuiteTally {
                 {"attribute_accuracy", ratio(attributesRight, attributes)},
                 {"relation_accuracy", ratio(relationsRight, relations)},
                 {"relation_scenes", relations},
-                {"out_of_world", outOfWorld}}; // false alarms of the out-of-world notice
+                {"out_of_world", outOfWorld}, // false alarms of the out-of-world notice
+                {"pointing_words", pointing.words},
+                {"pointing_last_layer_average", ratio(pointing.averageHits, pointing.words)},
+                {"pointing_best_head", bestHead()}};
     }
 };
 
@@ -115,7 +132,9 @@ SuiteTally judgeCategory(Captioner& model, const QString& folder) {
         if (!loaded.ok())
             throw std::runtime_error(loaded.error.toStdString());
         const auto trace = model.captionImages({loaded.rgb}, d).front();
-        const auto j = judgeCaption(trace.words(), suiteTruth((stem + ".json").toStdString()));
+        const SuiteScene truth = suiteTruth((stem + ".json").toStdString());
+        const auto j = judgeCaption(trace.words(), truth);
+        pointSuite(trace, truth, loaded.rgb.width, loaded.rgb.height, 15.0, t.pointing);
         ++t.scenes;
         t.right += j.right();
         t.counted += j.countRight;
@@ -142,13 +161,16 @@ void runSuite(Captioner& model, const std::string& dir, bool json) {
         out[c.toStdString()] = t.json();
         if (!json)
             std::printf("%-10s %4lld scenes  right %5.1f%%  count %5.1f%%  attributes %5.1f%%  "
-                        "relations %5.1f%% (%lld)  out of world %lld\n",
+                        "relations %5.1f%% (%lld)  pointing %5.1f%% (best head %5.1f%%)  "
+                        "out of world %lld\n",
                         c.toStdString().c_str(), static_cast<long long>(t.scenes),
                         100 * out[c.toStdString()]["right"].get<double>(),
                         100 * out[c.toStdString()]["count_right"].get<double>(),
                         100 * out[c.toStdString()]["attribute_accuracy"].get<double>(),
                         100 * out[c.toStdString()]["relation_accuracy"].get<double>(),
-                        static_cast<long long>(t.relations), static_cast<long long>(t.outOfWorld));
+                        static_cast<long long>(t.relations),
+                        100 * out[c.toStdString()]["pointing_last_layer_average"].get<double>(),
+                        100 * t.bestHead(), static_cast<long long>(t.outOfWorld));
         all.scenes += t.scenes;
         all.right += t.right;
     }

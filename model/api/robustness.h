@@ -2,6 +2,8 @@
 // Judging captions of scenes drawn by other programs (tests/robust_suite.py): one or two objects
 // with a colour and a shape each, and for two, the relation of the first to the second. Sizes
 // are not judged (another renderer's "large" is not ours).
+#include "model/api/trace.h"
+
 #include <string>
 #include <vector>
 
@@ -9,6 +11,8 @@ namespace cl {
 
 struct SuiteObject {
     std::string colour, shape;
+    double box[4] = {0, 0, 0, 0}; // x0, y0, x1, y1 in the image's pixels
+    bool hasBox = false;
 };
 
 struct SuiteScene {
@@ -29,5 +33,18 @@ struct SuiteJudgement {
 };
 
 SuiteJudgement judgeCaption(const std::vector<std::string>& words, const SuiteScene& truth);
+
+// The pointing game on a suite scene (Zhang et al. 2016, as eval's): every colour and shape word
+// of a mention that names exactly one object of the scene (by colour and shape) hits when the
+// argmax of its cross-attention (a grid cell's centre, mapped onto the image) lies within
+// `tolerance` pixels of that object's box. Per head ([layer][head]) and for the last layer's head
+// average.
+struct SuitePointing {
+    int64_t words = 0;
+    std::vector<int64_t> headHits;
+    int64_t averageHits = 0;
+};
+void pointSuite(const CaptionTrace& trace, const SuiteScene& truth, int64_t imageWidth,
+                int64_t imageHeight, double tolerance, SuitePointing& tally);
 
 } // namespace cl

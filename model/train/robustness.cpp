@@ -1,6 +1,7 @@
 #include "model/api/robustness.h"
 
 #include "model/api/evaluation.h"
+#include "model/api/letterbox.h"
 #include "model/api/scene.h"
 
 #include <algorithm>
@@ -50,6 +51,43 @@ SuiteJudgement judgeCaption(const std::vector<std::string>& words, const SuiteSc
         j.relationRight = said == (swapped ? inverseRelation(truth.relation) : truth.relation);
     }
     return j;
+}
+
+void pointSuite(const CaptionTrace& tr, const SuiteScene& truth, int64_t imageWidth,
+                int64_t imageHeight, double tolerance, SuitePointing& tally) {
+    if (tr.gridSide <= 0)
+        return;
+    tally.headHits.resize(static_cast<size_t>(tr.layers * tr.heads), 0);
+    const GridMap grid = gridMap(imageWidth, imageHeight, tr.gridSide, tr.inputSide, tr.letterboxed);
+    auto hit = [&](const std::vector<float>& row, const SuiteObject& o) {
+        const auto i = std::max_element(row.begin(), row.end()) - row.begin();
+        const double x = grid.centreX(i), y = grid.centreY(i);
+        return x >= o.box[0] - tolerance && x <= o.box[2] + tolerance &&
+               y >= o.box[1] - tolerance && y <= o.box[3] + tolerance;
+    };
+    for (const Mention& m : parseMentions(tr.words())) {
+        const auto named = [&](const SuiteObject& o) {
+            return o.hasBox && o.colour == m.colour && o.shape == m.shape;
+        };
+        if (std::count_if(truth.objects.begin(), truth.objects.end(), named) != 1)
+            continue;
+        const SuiteObject& o = *std::find_if(truth.objects.begin(), truth.objects.end(), named);
+        for (int64_t step : {m.colourStep, m.shapeStep}) {
+            if (step < 0)
+                continue;
+            ++tally.words;
+            std::vector<float> average(static_cast<size_t>(tr.memoryTokens), 0.f);
+            for (int64_t l = 0; l < tr.layers; ++l)
+                for (int64_t h = 0; h < tr.heads; ++h) {
+                    const auto row = tr.crossRow(l, h, step);
+                    tally.headHits[size_t(l * tr.heads + h)] += hit(row, o);
+                    if (l == tr.layers - 1)
+                        for (size_t j = 0; j < row.size(); ++j)
+                            average[j] += row[j];
+                }
+            tally.averageHits += hit(average, o);
+        }
+    }
 }
 
 } // namespace cl
