@@ -305,7 +305,7 @@ void TestCheckpoint::duplicatedZipEntriesAreRefused() {
 }
 
 // A checkpoint whose out-of-world statistics are damaged (a wrong shape, a NaN threshold, a key
-// this version does not know) still captions, with a warning and no notice; intact ones check.
+// this version does not know, statistics of another encoder) still captions, with a warning and no notice; intact ones check.
 void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
     TrainOptions o;
     o.steps = 2;
@@ -337,6 +337,7 @@ void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
                     t = torch::full({1}, NAN);
         },
         [](StateDict& d) { d.push_back({"0.extra", torch::zeros({1})}); },
+        [](StateDict& d) { d.resize(d.size() - 6); }, // whole, but one encoder layer short
     };
     for (const auto& hurt : damage) {
         Checkpoint bad = good;

@@ -57,8 +57,6 @@ class DecodeScope {
     CaptioningTransformer& m_model;
 };
 
-} // namespace
-
 // The checkpoint's world statistics, if they fit this model's encoder (the signature of one
 // blank image tells how many numbers they must have).
 WorldStats checkedWorld(const StateDict& dict, CaptioningTransformerImpl& model) {
@@ -75,6 +73,8 @@ WorldStats checkedWorld(const StateDict& dict, CaptioningTransformerImpl& model)
         throw std::runtime_error("world_stats do not fit this model's encoder");
     return s;
 }
+
+} // namespace
 
 struct Captioner::Impl {
     ModelInfo info;
