@@ -54,10 +54,10 @@ d = sys.argv[1]
 for name, arr in (("f32", np.arange(12, dtype=np.float32).reshape(3, 4)),
                   ("f64", np.ones((2, 5))), ("ints", np.zeros((2, 2), dtype=np.int32))):
     with h5py.File(f"{d}/{name}.h5", "w") as f:
-        f["features"] = arr
-with h5py.File(f"{d}/two.h5", "w") as f:
-    f["features"] = np.zeros((1, 3), dtype=np.float32)
-    f["train_captions"] = np.zeros((2, 17), dtype=np.int32)
+        f.create_dataset("features", data=arr, track_times=False)
+with h5py.File(f"{d}/two.h5", "w") as f:  # no timestamps: the same bytes on every run
+    f.create_dataset("features", data=np.zeros((1, 3), dtype=np.float32), track_times=False)
+    f.create_dataset("train_captions", data=np.zeros((2, 17), dtype=np.int32), track_times=False)
 PY
   printf '{"idx_to_word": ["<NULL>", "<START>", "<END>", "<UNK>", "a"], "word_to_idx": {"a": 4}}' \
     > "$c/vocab/small.json"

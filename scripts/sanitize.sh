@@ -16,15 +16,12 @@ CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCAPTIONLENS_SANITIZE=address,undefined -DCAPTIONLENS_FUZZ=ON
 cmake --build build-asan -j2
 ctest --test-dir build-asan --output-on-failure -j2
-# A fixed seed: the smoke run replays the same inputs (scripts/fuzz.sh); searching for new bugs is
-# the long runs' job (README: Hardening). fuzz_h5 runs too but does not decide the verdict: HDF5
-# 1.10.8 itself still has an open finding (a 2 KB file that makes it allocate without bound,
-# tests/golden/h5_open_finding.h5, README: Hardening), and its corpus (h5py writes timestamps)
-# differs per run, so it reaches that input on some runs and not others.
+# A fixed seed and fixed seed corpora: the smoke run replays the same inputs (scripts/fuzz.sh);
+# searching for new bugs is the long runs' job (README: Hardening). HDF5 reads each file first in
+# a child process with a memory and time budget (model/io/bounded_child.h), so what HDF5 itself
+# still holds costs a refusal, not a finding.
 FUZZ_SEED=${FUZZ_SEED:-1} BUILD_DIR=build-asan scripts/fuzz.sh "$FUZZ_SECONDS" \
-  checkpoint npy vocab image lesson
-FUZZ_SEED=${FUZZ_SEED:-1} BUILD_DIR=build-asan scripts/fuzz.sh "$FUZZ_SECONDS" h5 ||
-  echo "fuzz_h5: a finding (see above); known open HDF5 problem, README: Hardening"
+  checkpoint npy vocab image lesson h5
 
 # ThreadSanitizer: the model workers and the window (captions, checkpoints, comparisons, the
 # soak). Qt and LibTorch are not instrumented: app/gui/wiring.cpp states the hand-over at our

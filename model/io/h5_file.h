@@ -3,6 +3,7 @@
 // lazily by hyperslab (the real train features are 82,783 x 512 floats; showing one row must not
 // load them all), every failure one line naming the file and the dataset.
 #include <cstdint>
+#include <sys/stat.h>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@ int64_t openObjects();
 class File {
   public:
     // Only a regular HDF5 file (signature checked first); throws one line otherwise.
-    explicit File(const std::string& path);
+    // HDF5 first reads the whole file in a child process within a memory and time budget
+    // (model/io/bounded_child.h); a file it cannot read there is refused with one line.
+    explicit File(const std::string& path) : File(path, true) {}
     ~File();
     File(const File&) = delete;
     File& operator=(const File&) = delete;
@@ -23,6 +26,9 @@ class File {
     bool has(const std::string& dataset) const;
 
   private:
+    File(const std::string& path, bool probe);
+    void probeInChild(struct stat& before) const; // fills `before`
+    static void readEverything(const std::string& path); // the child's work
     int64_t m_id = -1;
     std::string m_path;
 };
