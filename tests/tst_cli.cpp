@@ -255,7 +255,8 @@ void TestCli::outOfWorldOnNamedImages() {
     const QString model = CL_SOURCE_DIR "/resources/models/default.pt";
     QStringList images;
     for (const char* name :
-         {"noise.png", "gradient.png", "photo-closeup.jpg", "photo-board.jpg", "text.png"})
+         {"noise.png", "gradient.png", "photo-closeup.jpg", "photo-board.jpg", "text.png",
+          "text-large.png"})
         images << data("world/") + name;
     auto r = cli(QStringList{"caption", "--checkpoint", model, "--json"} + images);
     QVERIFY2(r.code == 0, r.err.constData());
@@ -265,7 +266,23 @@ void TestCli::outOfWorldOnNamedImages() {
     for (const auto& line : lines) {
         const auto o = QJsonDocument::fromJson(line).object();
         QVERIFY2(o["out_of_world"].toBool() && o["world_score"].toDouble() > 1, line.constData());
+        QVERIFY2(QStringList({"features", "sentence", "colour"})
+                     .contains(o["world_reason"].toString()),
+                 line.constData());
     }
+    // Large black text: the encoder's statistics alone score it 0.94 (in world), but its caption
+    // names colours the page does not hold.
+    const auto text = QJsonDocument::fromJson(lines.last()).object();
+    QCOMPARE(text["world_reason"].toString(), QString("colour"));
+    QVERIFY(!text["world_colour"].toString().isEmpty());
+    QVERIFY(r.err.contains("but the image holds no"));
+    // A caption the user forced words into is the user's, not evidence about the image.
+    r = cli({"caption", "--checkpoint", model, "--json", "--force-prefix", "a",
+             data("world/text-large.png")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto forced = QJsonDocument::fromJson(r.out.trimmed()).object();
+    QVERIFY2(!forced["out_of_world"].toBool() && forced["world_reason"].isNull(),
+             r.out.constData());
     QStringList scenes;
     for (int seed = 1; seed <= 8; ++seed) {
         scenes << m_dir.filePath(QString("varied%1.png").arg(seed));

@@ -152,8 +152,9 @@ void runCaption(const CaptionOptions& o) {
     for (const auto& r : results) {
         if (r.trace.outOfWorld())
             std::cerr << "note: " << r.input
-                      << " looks unlike anything the model was trained on (out-of-world score "
-                      << r.trace.worldScore << " > 1); its caption is a guess\n";
+                      << " looks unlike anything the model was trained on ("
+                      << r.trace.worldWhy() << "; out-of-world score " << r.trace.worldScore
+                      << " > 1); its caption is a guess\n";
         if (!o.json) {
             std::cout << r.trace.text() << "\n";
             continue;

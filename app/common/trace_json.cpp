@@ -65,6 +65,10 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
     // cannot tell (feature models, uncalibrated checkpoints).
     j["out_of_world"] = tr.outOfWorld();
     j["world_score"] = tr.worldChecked ? nlohmann::json(tr.worldScore) : nlohmann::json(nullptr);
+    // What gave it away: "features", "sentence" or "colour" (then "world_colour" names it).
+    j["world_reason"] = tr.outOfWorld() ? nlohmann::json(tr.worldReason) : nlohmann::json(nullptr);
+    if (tr.outOfWorld() && tr.worldReason == "colour")
+        j["world_colour"] = tr.worldColour;
     if (attention) {
         j["self_attention"] = selfMatrices(tr);
         j["cross_attention"] = crossMatrices(tr);

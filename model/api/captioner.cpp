@@ -3,8 +3,10 @@
 #include "model/decode/greedy.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
+#include "model/novelty/caption_check.h"
 #include "model/novelty/world_stats.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace cl {
@@ -56,6 +58,25 @@ class DecodeScope {
     c10::InferenceMode m_inference; // first: the masks above are made inside it
     CaptioningTransformer& m_model;
 };
+
+// The image's half of the out-of-world check (`featureScore`) and the caption's half
+// (novelty/caption_check.h); a caption the user forced words into is the user's, not evidence.
+void judgeWorld(CaptionTrace& trace, double featureScore, const RgbImage& image) {
+    trace.worldChecked = true;
+    trace.worldScore = featureScore;
+    trace.worldReason = featureScore > 1 ? "features" : "";
+    const bool forced = std::any_of(trace.steps.begin(), trace.steps.end(),
+                                    [](const DecodeStep& s) { return s.forced; });
+    if (forced)
+        return;
+    const CaptionCheck c =
+        checkCaption(trace.words(), image.pixels.data(), image.height, image.width);
+    if (c.score > featureScore) {
+        trace.worldScore = c.score;
+        trace.worldReason = c.reason;
+        trace.worldColour = c.colour;
+    }
+}
 
 // The checkpoint's world statistics, if they fit this model's encoder (the signature of one
 // blank image tells how many numbers they must have).
@@ -113,10 +134,8 @@ struct Captioner::Impl {
             for (auto& t : sig)
                 t = t.cpu();
             const auto d = worldScore(world, sig);
-            for (size_t i = 0; i < traces.size(); ++i) {
-                traces[i].worldChecked = true;
-                traces[i].worldScore = d[int64_t(i)].item<double>();
-            }
+            for (size_t i = 0; i < traces.size(); ++i)
+                judgeWorld(traces[i], d[int64_t(i)].item<double>(), images[i]);
         }
         return traces;
     }

@@ -2,6 +2,17 @@
 
 namespace cl {
 
+std::string CaptionTrace::worldWhy() const {
+    if (!outOfWorld())
+        return "";
+    if (worldReason == "sentence")
+        return "its caption is not a sentence of the model's world";
+    if (worldReason == "colour")
+        return "the caption says " + worldColour + ", but the image holds no " + worldColour +
+               " region";
+    return "its features lie far from every training scene";
+}
+
 std::vector<std::string> CaptionTrace::words() const {
     std::vector<std::string> out;
     for (const auto& s : steps) {

@@ -36,7 +36,15 @@ struct CaptionTrace {
     // checkpoints without world statistics.
     bool worldChecked = false;
     double worldScore = 0;
+    // What gave the image away, when out of world (model/novelty): "features" (the encoder's
+    // statistics of the image), "sentence" (the caption is not a sentence of the world) or
+    // "colour" (the caption names worldColour, which the image does not hold).
+    std::string worldReason;
+    std::string worldColour;
     bool outOfWorld() const { return worldChecked && worldScore > 1.0; }
+    // Why, in words for the CLI's note and the caption panel ("its caption is not a sentence of
+    // the model's world"); "" when in world.
+    std::string worldWhy() const;
     std::vector<DecodeStep> steps;
 
     // The caption's words: the chosen tokens up to (not including) <END>.

@@ -5,6 +5,7 @@
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
+#include "model/novelty/caption_check.h"
 #include "model/novelty/world_stats.h"
 #include "model/shapes/shapes_data.h"
 
@@ -192,6 +193,14 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
             for (auto& t : sig)
                 t = t.cpu();
             worldScore(world, sig);
+        }));
+        // The caption's half (novelty/caption_check.h), on the scene's canonical caption.
+        std::vector<std::string> words;
+        std::istringstream caption(scene.captions.front());
+        for (std::string w; caption >> w;)
+            words.push_back(w);
+        r.figures.push_back(timeIt("caption check (sentence, colours)", 3, o.runs, [&] {
+            checkCaption(words, scene.rgb.data(), 128, 128);
         }));
     }
     r.figures.push_back(timeIt("same, full re-run like sample()", 2, o.runs, [&] {

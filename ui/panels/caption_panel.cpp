@@ -167,7 +167,9 @@ void CaptionPanel::showWorldNotice(const CaptionTrace& trace) {
     m_world->setVisible(trace.outOfWorld());
     m_world->setText(trace.outOfWorld()
                          ? tr("This image looks unlike anything the model was trained on "
-                              "(out-of-world score %1, above 1 is out): the caption is a guess.")
+                              "(%1; out-of-world score %2, above 1 is out): the caption is a "
+                              "guess.")
+                               .arg(QString::fromStdString(trace.worldWhy()))
                                .arg(trace.worldScore, 0, 'f', 1)
                          : QString());
 }
