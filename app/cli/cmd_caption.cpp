@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <iostream>
 #include <stdexcept>
 
@@ -18,7 +19,8 @@ namespace {
 
 struct CaptionOptions {
     std::string checkpoint, device = "cpu", features, forcePrefix, data, split = "val";
-    int64_t maxLength = 30, topK = 5, row = -1, captionIndex = -1;
+    int64_t maxLength = 30, topK = 5, row = -1, captionIndex = -1, beam = 0;
+    double lengthPenalty = 0;
     bool json = false, attention = false;
     std::vector<std::string> inputs;
     std::vector<int64_t> images; // --image: rows of the course data split
@@ -30,7 +32,28 @@ struct Result {
     int64_t image = -1; // course data: the image row, its references and URL
     std::vector<std::string> references;
     std::string url;
+    std::optional<BeamResult> beam; // --beam: the search; trace is its best hypothesis
+    std::string greedy;             // --beam: the greedy caption beside it
 };
+
+// Greedy decoding, or with --beam K the beam's best hypotheses (each with its greedy caption).
+// decode(options) greedy-decodes the inputs; search(options, beam) beam-searches them.
+template <class Decode, class Search>
+std::vector<Result> decoded(const CaptionOptions& o, const DecodeOptions& d, Decode decode,
+                            Search search) {
+    std::vector<Result> out;
+    auto traces = decode(d);
+    if (o.beam <= 0) {
+        for (auto& t : traces)
+            out.push_back({"", std::move(t), -1, {}, {}, {}, {}});
+        return out;
+    }
+    auto beams = search(d, BeamOptions{o.beam, o.lengthPenalty});
+    for (size_t i = 0; i < beams.size(); ++i)
+        out.push_back({"", std::move(beams[i].trace), -1, {}, {}, std::move(beams[i].beam),
+                       traces[i].text()});
+    return out;
+}
 
 bool isHdf5(const std::string& path) {
     for (const char* suffix : {".h5", ".hdf5"}) {
@@ -75,17 +98,19 @@ std::vector<Result> captionCourseImages(Captioner& model, const CaptionOptions& 
         const auto f = data.features(split, image, width);
         rows.insert(rows.end(), f.begin(), f.end());
     }
-    auto traces = model.captionFeatures(rows, static_cast<int64_t>(images.size()), d);
-    std::vector<Result> out;
+    const auto count = static_cast<int64_t>(images.size());
+    auto out = decoded(
+        o, d, [&](const DecodeOptions& x) { return model.captionFeatures(rows, count, x); },
+        [&](const DecodeOptions& x, const BeamOptions& b) {
+            return model.beamFeatures(rows, count, x, b);
+        });
     for (size_t i = 0; i < images.size(); ++i) {
-        Result r{o.split + ":" + std::to_string(images[i]),
-                 std::move(traces[i]),
-                 images[i],
-                 {},
-                 data.url(split, images[i])};
+        Result& r = out[i];
+        r.input = o.split + ":" + std::to_string(images[i]);
+        r.image = images[i];
+        r.url = data.url(split, images[i]);
         for (const auto& ref : data.references(split, images[i]))
             r.references.push_back(captionText(ref, model.vocab()));
-        out.push_back(std::move(r));
     }
     return out;
 }
@@ -106,11 +131,13 @@ std::vector<Result> captionFeatureRows(Captioner& model, const CaptionOptions& o
         count = 1;
     }
     const std::vector<float> rows = m.finiteRows(first, count, o.features);
-    auto traces = model.captionFeatures(rows, count, d);
-    std::vector<Result> out;
+    auto out = decoded(
+        o, d, [&](const DecodeOptions& x) { return model.captionFeatures(rows, count, x); },
+        [&](const DecodeOptions& x, const BeamOptions& b) {
+            return model.beamFeatures(rows, count, x, b);
+        });
     for (int64_t i = 0; i < count; ++i)
-        out.push_back(
-            {o.features + ":" + std::to_string(first + i), std::move(traces[i]), -1, {}, {}});
+        out[size_t(i)].input = o.features + ":" + std::to_string(first + i);
     return out;
 }
 
@@ -123,10 +150,13 @@ std::vector<Result> captionImageFiles(Captioner& model, const CaptionOptions& o,
             throw std::runtime_error(loaded.error.toStdString());
         images.push_back(std::move(loaded.rgb));
     }
-    auto traces = model.captionImages(images, d);
-    std::vector<Result> out;
-    for (size_t i = 0; i < traces.size(); ++i)
-        out.push_back({o.inputs[i], std::move(traces[i]), -1, {}, {}});
+    auto out = decoded(
+        o, d, [&](const DecodeOptions& x) { return model.captionImages(images, x); },
+        [&](const DecodeOptions& x, const BeamOptions& b) {
+            return model.beamImages(images, x, b);
+        });
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i].input = o.inputs[i];
     return out;
 }
 
@@ -139,6 +169,8 @@ void runCaption(const CaptionOptions& o) {
         throw std::invalid_argument("--row needs --features");
     if ((!o.images.empty() || o.captionIndex >= 0) && o.data.empty())
         throw std::invalid_argument("--image and --caption-index need --data DIR");
+    if (o.lengthPenalty != 0 && o.beam <= 0)
+        throw std::invalid_argument("--length-penalty needs --beam K");
     auto model = Captioner::open(o.checkpoint, o.device);
     DecodeOptions d;
     d.maxLength = o.maxLength;
@@ -165,6 +197,10 @@ void runCaption(const CaptionOptions& o) {
             j["image_index"] = r.image;
             j["references"] = r.references;
             j["url"] = r.url;
+        }
+        if (r.beam) {
+            j["beam"] = beamToJson(*r.beam, BeamOptions{o.beam, o.lengthPenalty});
+            j["greedy"] = r.greedy;
         }
         std::cout << j.dump() << "\n";
     }
@@ -202,6 +238,13 @@ void addCaptionCommand(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--force-prefix", o.forcePrefix,
                     "Words forced as the first tokens; greedy decoding continues after them");
+    cmd->add_option("--beam", o.beam,
+                    "Beam search of width K instead of greedy decoding (1 is greedy exactly)")
+        ->check(CLI::Range(1, 100));
+    cmd->add_option("--length-penalty", o.lengthPenalty,
+                    "With --beam: alpha of score = log P / ((5 + length) / 6)^alpha")
+        ->check(CLI::Range(0.0, 10.0))
+        ->capture_default_str();
     cmd->add_option("inputs", o.inputs, "Image files");
     cmd->callback([] { runCaption(o); });
 }

@@ -147,6 +147,30 @@ SuiteTally judgeCategory(Captioner& model, const QString& folder) {
     return t;
 }
 
+// Greedy and beam search side by side on the same held-out scenes.
+void runBeamEval(Captioner& model, const EvalOptions& o, bool json) {
+    if (model.info().config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("eval --beam needs an image model");
+    EvalOptions greedy = o;
+    greedy.beam.width = 0;
+    const EvalResult g = evaluate(model, greedy), b = evaluate(model, o);
+    if (json) {
+        std::cout << nlohmann::json{{"greedy", nlohmann::json::parse(g.toJson())},
+                                    {"beam", nlohmann::json::parse(b.toJson())},
+                                    {"beam_width", o.beam.width},
+                                    {"length_penalty", o.beam.lengthPenalty}}
+                         .dump(2)
+                  << "\n";
+        return;
+    }
+    std::printf("%lld held-out scenes\n", static_cast<long long>(g.scenes));
+    std::printf("greedy             exact %5.1f%%  BLEU-4 %.4f  attributes %5.1f%%  relations %5.1f%%\n",
+                100 * g.exactMatch, g.bleu4, 100 * g.attributeAccuracy, 100 * g.relationAccuracy);
+    std::printf("beam %-3lld (alpha %.2g) exact %5.1f%%  BLEU-4 %.4f  attributes %5.1f%%  relations %5.1f%%\n",
+                static_cast<long long>(o.beam.width), o.beam.lengthPenalty, 100 * b.exactMatch,
+                b.bleu4, 100 * b.attributeAccuracy, 100 * b.relationAccuracy);
+}
+
 void runSuite(Captioner& model, const std::string& dir, bool json) {
     if (model.info().config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("eval --suite needs an image model");
@@ -215,6 +239,12 @@ void addEvalCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--limit", limit, "With --data: only the first N images of the split")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--beam", o.beam.width,
+                    "Also caption every scene by beam search of width K; report greedy and beam")
+        ->check(CLI::Range(1, 100));
+    cmd->add_option("--length-penalty", o.beam.lengthPenalty,
+                    "With --beam: alpha of score = log P / ((5 + length) / 6)^alpha")
+        ->check(CLI::Range(0.0, 10.0));
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline)");
@@ -222,6 +252,11 @@ void addEvalCommand(CLI::App& app) {
         o.world = world == "varied" ? World::Varied : World::Classic;
         if (o.firstSeed + static_cast<uint64_t>(o.scenes) > 1000000000ULL)
             throw std::invalid_argument("held-out seeds end at 1e9; training uses the rest");
+        if (o.beam.lengthPenalty != 0 && o.beam.width <= 0)
+            throw std::invalid_argument("--length-penalty needs --beam K");
+        if (o.beam.width > 0 && (!data.empty() || !suite.empty() || store))
+            throw std::invalid_argument("--beam evaluates held-out shapes scenes: not with "
+                                        "--data, --suite or --store");
         auto model = Captioner::open(checkpoint);
         if (!data.empty())
             return runCourseEval(*model, data, split, limit, json, store, checkpoint);
@@ -230,6 +265,8 @@ void addEvalCommand(CLI::App& app) {
         if (model->info().config.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument("this is a feature model: evaluate it on the course's "
                                         "data with --data DIR (coco_captioning)");
+        if (o.beam.width > 0)
+            return runBeamEval(*model, o, json);
         const auto r = evaluate(*model, o);
         if (json)
             std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";

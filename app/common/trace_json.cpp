@@ -81,4 +81,29 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
     return j;
 }
 
+nlohmann::json beamToJson(const BeamResult& beam, const BeamOptions& options) {
+    nlohmann::json hyps = nlohmann::json::array(), tree = nlohmann::json::array();
+    for (const auto& h : beam.hypotheses)
+        hyps.push_back({{"caption", h.text()},
+                        {"tokens", h.tokens},
+                        {"log_prob", h.logProb},
+                        {"score", h.score},
+                        {"finished", h.finished}});
+    for (const auto& step : beam.tree) {
+        nlohmann::json nodes = nlohmann::json::array();
+        for (const auto& n : step)
+            nodes.push_back({{"parent", n.parent},
+                             {"token", n.token},
+                             {"id", n.id},
+                             {"log_prob", n.logProb},
+                             {"kept", n.kept},
+                             {"finished", n.finished}});
+        tree.push_back(std::move(nodes));
+    }
+    return {{"width", options.width},
+            {"length_penalty", options.lengthPenalty},
+            {"hypotheses", std::move(hyps)},
+            {"tree", std::move(tree)}};
+}
+
 } // namespace cl

@@ -1,5 +1,6 @@
 #pragma once
 // The CLI's JSON form of a decode (also used by tests and lesson files).
+#include "model/api/beam.h"
 #include "model/api/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -10,5 +11,10 @@ namespace cl {
 // plus, with attention, "self_attention" [layer][head][T][T] and "cross_attention"
 // [layer][head][T][M] (row t: the query that produced token t; masked entries are 0).
 nlohmann::json traceToJson(const CaptionTrace& trace, bool attention);
+
+// {"width", "length_penalty", "hypotheses": [{"caption", "tokens", "log_prob", "score",
+// "finished"}] best first, "tree": [[{"parent", "token", "id", "log_prob", "kept",
+// "finished"}] per step]}.
+nlohmann::json beamToJson(const BeamResult& beam, const BeamOptions& options);
 
 } // namespace cl

@@ -1,5 +1,6 @@
 #include "model/api/captioner.h"
 
+#include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -76,6 +77,14 @@ void judgeWorld(CaptionTrace& trace, double featureScore, const RgbImage& image)
         trace.worldReason = c.reason;
         trace.worldColour = c.colour;
     }
+}
+
+void checkFeatureRows(const ModelConfig& c, const std::vector<float>& rows, int64_t count) {
+    if (c.memory != MemoryKind::Features)
+        throw std::invalid_argument("this model captions images, not feature vectors");
+    if (count <= 0 || static_cast<int64_t>(rows.size()) != count * c.inputDim)
+        throw std::invalid_argument("expected " + std::to_string(count) +
+                                    " feature rows of width " + std::to_string(c.inputDim));
 }
 
 // The checkpoint's world statistics, if they fit this model's encoder (the signature of one
@@ -197,11 +206,7 @@ const Vocabulary& Captioner::vocab() const {
 std::vector<CaptionTrace> Captioner::captionFeatures(const std::vector<float>& rows, int64_t count,
                                                      const DecodeOptions& options) {
     const auto dim = d->info.config.inputDim;
-    if (d->info.config.memory != MemoryKind::Features)
-        throw std::invalid_argument("this model captions images, not feature vectors");
-    if (count <= 0 || static_cast<int64_t>(rows.size()) != count * dim)
-        throw std::invalid_argument("expected " + std::to_string(count) +
-                                    " feature rows of width " + std::to_string(dim));
+    checkFeatureRows(d->info.config, rows, count);
     DecodeScope scope(d->model, options);
     auto x = torch::from_blob(const_cast<float*>(rows.data()), {count, dim}).to(d->device);
     return greedyDecode(*d->model, d->model->memory(x), d->vocab, options);
@@ -250,6 +255,66 @@ std::vector<CaptionTrace> Captioner::captionImages(const std::vector<RgbImage>& 
 std::vector<CaptionTrace> Captioner::captionImagesFullRerun(const std::vector<RgbImage>& images,
                                                             const DecodeOptions& options) {
     return d->decodeImages(images, options, true);
+}
+
+namespace {
+
+// The best hypothesis as a full trace: decoded again with its tokens forced, then marked as the
+// beam's choices rather than the user's (a prefix the user forced stays forced).
+template <class Decode>
+BeamCaption traced(BeamResult beam, const DecodeOptions& options, Decode decode) {
+    BeamCaption out;
+    out.beam = std::move(beam);
+    DecodeOptions o = options;
+    o.forcedPrefix = out.beam.hypotheses.front().ids;
+    out.trace = decode(o);
+    for (size_t t = options.forcedPrefix.size(); t < out.trace.steps.size(); ++t)
+        out.trace.steps[t].forced = false;
+    return out;
+}
+
+} // namespace
+
+std::vector<BeamCaption> Captioner::beamImages(const std::vector<RgbImage>& images,
+                                               const DecodeOptions& options,
+                                               const BeamOptions& beam) {
+    std::vector<BeamCaption> out;
+    for (const auto& image : images) {
+        BeamResult r;
+        {
+            DecodeScope scope(d->model, options);
+            const auto memory = d->model->memory(d->encodeImages({image}));
+            r = beamSearch(*d->model, memory, d->vocab, options, beam);
+        }
+        out.push_back(traced(std::move(r), options, [&](const DecodeOptions& o) {
+            return d->decodeImages({image}, o, false).front();
+        }));
+        auto& trace = out.back().trace;
+        if (trace.worldChecked) // decoded forced, so judged by the image alone: now by both
+            judgeWorld(trace, trace.worldScore, image);
+    }
+    return out;
+}
+
+std::vector<BeamCaption> Captioner::beamFeatures(const std::vector<float>& rows, int64_t count,
+                                                 const DecodeOptions& options,
+                                                 const BeamOptions& beam) {
+    const auto dim = d->info.config.inputDim;
+    checkFeatureRows(d->info.config, rows, count);
+    std::vector<BeamCaption> out;
+    for (int64_t i = 0; i < count; ++i) {
+        const std::vector<float> row(rows.begin() + i * dim, rows.begin() + (i + 1) * dim);
+        BeamResult r;
+        {
+            DecodeScope scope(d->model, options);
+            auto x = torch::from_blob(const_cast<float*>(row.data()), {1, dim}).to(d->device);
+            r = beamSearch(*d->model, d->model->memory(x), d->vocab, options, beam);
+        }
+        out.push_back(traced(std::move(r), options, [&](const DecodeOptions& o) {
+            return captionFeatures(row, 1, o).front();
+        }));
+    }
+    return out;
 }
 
 } // namespace cl

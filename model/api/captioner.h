@@ -1,6 +1,7 @@
 #pragma once
 // The facade of model/: load a checkpoint, caption images or feature rows, get plain traces.
 // No torch types cross this header, so the GUI and the CLI include it freely.
+#include "model/api/beam.h"
 #include "model/api/config.h"
 #include "model/api/trace.h"
 #include "model/api/vocabulary.h"
@@ -56,6 +57,13 @@ class Captioner {
     // The same decode re-running the full prefix like the seed's sample() (reference, bench).
     std::vector<CaptionTrace> captionImagesFullRerun(const std::vector<RgbImage>& images,
                                                      const DecodeOptions& options);
+
+    // Beam search (api/beam.h), one input at a time; each trace is the best hypothesis decoded
+    // again with every attention map (and, for images, the out-of-world check).
+    std::vector<BeamCaption> beamImages(const std::vector<RgbImage>& images,
+                                        const DecodeOptions& options, const BeamOptions& beam);
+    std::vector<BeamCaption> beamFeatures(const std::vector<float>& rows, int64_t count,
+                                          const DecodeOptions& options, const BeamOptions& beam);
 
   private:
     struct Impl;

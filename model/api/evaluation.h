@@ -16,6 +16,7 @@ struct EvalOptions {
     int64_t batch = 50;
     double tolerance = 15.0; // pixels around the box that still count (Zhang et al. 2016: 15 px)
     World world = World::Classic; // held-out scenes of the classic or the varied world
+    BeamOptions beam{0, 0};       // width 0: greedy decoding; else every caption by beam search
 };
 
 struct EvalResult {

@@ -1,6 +1,7 @@
 #include "model/api/benchmark.h"
 
 #include "model/api/scene.h"
+#include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -125,6 +126,16 @@ BenchReport benchFeatureModel(CaptioningTransformerImpl& model, const Vocabulary
         r.figures.push_back(cached);
         r.figures.push_back(full);
     }
+    // Beam search of width 5 against greedy decoding of 5 rows at once (issue 18: within 2x).
+    const auto five = all.narrow(0, 0, 5), one = all.narrow(0, 0, 1);
+    r.figures.push_back(timeIt("cached decode, batch 5", 2, o.runs, [&] {
+        greedyDecode(model, model.memory(five), vocab, opt);
+        sync(d);
+    }));
+    r.figures.push_back(timeIt("beam search, width 5", 2, o.runs, [&] {
+        beamSearch(model, model.memory(one), vocab, opt, BeamOptions{5, 0});
+        sync(d);
+    }));
     return r;
 }
 

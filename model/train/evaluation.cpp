@@ -128,6 +128,20 @@ double corpusBleu4(const std::vector<Tokens>& cands, const std::vector<std::vect
     return bleu.score();
 }
 
+namespace {
+
+std::vector<CaptionTrace> decodeAll(Captioner& model, const std::vector<RgbImage>& images,
+                                    const DecodeOptions& d, const BeamOptions& beam) {
+    if (beam.width <= 0)
+        return model.captionImages(images, d);
+    std::vector<CaptionTrace> out;
+    for (auto& b : model.beamImages(images, d, beam))
+        out.push_back(std::move(b.trace));
+    return out;
+}
+
+} // namespace
+
 EvalResult evaluate(Captioner& model, const EvalOptions& o) {
     EvalResult res;
     const auto& cfg = model.info().config;
@@ -150,7 +164,7 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
             const auto& spec = scenes.back().spec;
             images.push_back({spec.width(), spec.height(), scenes.back().rgb});
         }
-        const auto traces = model.captionImages(images, d);
+        const auto traces = decodeAll(model, images, d, o.beam);
         for (int64_t i = 0; i < n; ++i) {
             const auto& s = scenes[i];
             const Tokens words = traces[i].words();
