@@ -2,15 +2,18 @@
 // opening, word selection, errors that keep the previous state, and rapid switching.
 #include "tests/gui_fixture.h"
 #include "ui/panels/attention_panel.h"
+#include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/word_chips.h"
 
+#include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTreeWidget>
 
 using namespace cl;
 
@@ -28,6 +31,7 @@ class TestGui : public QObject {
     void longThenShortCaption();
     void exportsPngAndCsv();
     void outOfWorldImageSaysSo();
+    void beamHypothesisShowsEverywhere();
 
   private:
     bool openAndWait(const QString& image) { return m_f.openAndWait(image); }
@@ -208,6 +212,39 @@ void TestGui::outOfWorldImageSaysSo() {
     QVERIFY(m_f.window->view().trace.outOfWorld());
     QVERIFY(openAndWait(saveScene(12)));
     QVERIFY(panel->worldNotice().isEmpty());
+}
+
+// Beam search: the tab searches by itself, Search asks again, clicking a hypothesis shows it in
+// every panel with the results kept, and Back to greedy returns.
+void TestGui::beamHypothesisShowsEverywhere() {
+    QVERIFY(openAndWait(saveScene(21)));
+    const QString greedy = QString::fromStdString(m_f.window->view().trace.text());
+    m_f.window->showPanel("beam");
+    auto* panel = m_f.window->beamPanel();
+    auto* list = panel->hypothesisList();
+    QTRY_VERIFY_WITH_TIMEOUT(list->count() >= 2, 30000);
+    QCOMPARE(panel->greedyText(), greedy);
+    list->clear();
+    QTest::mouseClick(panel->searchButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(list->count() >= 2, 30000);
+    QCOMPARE(list->count(), int(panel->hypotheses().size()));
+    int row = 0;
+    while (QString::fromStdString(panel->hypotheses()[size_t(row)].text()) == greedy)
+        ++row;
+    const QString wanted = QString::fromStdString(panel->hypotheses()[size_t(row)].text());
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                      list->visualItemRect(list->item(row)).center());
+    QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(m_f.window->view().trace.text()), wanted,
+                              30000);
+    QCOMPARE(m_f.window->captionPanel()->captionText(), wanted);
+    QCOMPARE(list->count(), int(panel->hypotheses().size())); // kept: the same image
+    QVERIFY(panel->greedyButton()->isEnabled());
+    QTest::mouseClick(panel->greedyButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(m_f.window->view().trace.text()), greedy,
+                              30000);
+    // The tree: <START>, then every step's candidates under their parents.
+    QCOMPARE(panel->tree()->topLevelItemCount(), 1);
+    QVERIFY(panel->tree()->topLevelItem(0)->childCount() >= 2);
 }
 
 QTEST_MAIN(TestGui)

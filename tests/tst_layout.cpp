@@ -8,6 +8,8 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 
+#include <QTabBar>
+#include <QTabWidget>
 #include <QAbstractButton>
 #include <QLabel>
 #include <QScreen>
@@ -180,7 +182,7 @@ void TestLayout::initTestCase() {
 void TestLayout::everyPanelFits_data() {
     QTest::addColumn<QString>("panel");
     for (const char* p :
-         {"caption", "attention", "pe", "decode", "heads", "compare", "timeline", "scene"})
+         {"caption", "attention", "pe", "decode", "heads", "beam", "compare", "timeline", "scene"})
         QTest::newRow(p) << QString(p);
 }
 
@@ -201,6 +203,14 @@ void TestLayout::everyPanelFits() {
                  "presenter mode left full screen");
     const QStringList found = problems(w);
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));
+    // Every tab title in view: a tab bar that must scroll hides panels from the class.
+    const QTabBar* bar = w->findChild<QTabWidget*>()->tabBar();
+    for (int i = 0; i < bar->count(); ++i)
+        QVERIFY2(bar->tabRect(i).right() < bar->width(),
+                 qPrintable(QStringLiteral("tab '%1' ends at %2 of %3")
+                                .arg(bar->tabText(i))
+                                .arg(bar->tabRect(i).right())
+                                .arg(bar->width())));
 }
 
 void TestLayout::dialogsKeepFullScreen() {

@@ -22,23 +22,26 @@ void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
 }
 
 void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
-    if (r.id < m_latest[r.purpose % 3])
+    if (r.id < m_latest[slot(r)])
         return; // superseded before it started
     try {
         if (!m_model)
             throw std::runtime_error("no model is loaded; open a checkpoint first");
         const bool imageModel = m_model->info().config.memory == MemoryKind::ImageGrid;
-        std::vector<CaptionTrace> traces;
-        if (imageModel) {
-            if (r.image.pixels.empty())
-                throw std::runtime_error("this model captions images; open an image");
-            traces = m_model->captionImages({r.image}, r.options);
-        } else {
-            if (r.features.empty())
-                throw std::runtime_error(
-                    "this model reads feature vectors; open a .npy feature file");
-            traces = m_model->captionFeatures(r.features, 1, r.options);
+        if (imageModel && r.image.pixels.empty())
+            throw std::runtime_error("this model captions images; open an image");
+        if (!imageModel && r.features.empty())
+            throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+        if (r.purpose == cl::ui::CaptionRequest::Beam) {
+            auto beams = imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
+                                    : m_model->beamFeatures(r.features, 1, r.options, r.beam);
+            return emit beamed(r.id, beams.front());
         }
+        auto traces = imageModel ? m_model->captionImages({r.image}, r.options)
+                                 : m_model->captionFeatures(r.features, 1, r.options);
+        if (r.beamChoice) // the beam's words, not the user's: nothing is marked forced
+            for (auto& s : traces.front().steps)
+                s.forced = false;
         emit captioned(r.id, traces.front());
     } catch (const std::exception& e) {
         emit captionFailed(r.id, QString::fromStdString(errorLine(e)));

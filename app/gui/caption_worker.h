@@ -18,7 +18,7 @@ class CaptionWorker final : public QObject {
     ~CaptionWorker() override;
 
     // Called from the GUI thread (direct connections): atomics only.
-    void noteCaptionRequest(const cl::ui::CaptionRequest& r) { m_latest[r.purpose % 3] = r.id; }
+    void noteCaptionRequest(const cl::ui::CaptionRequest& r) { m_latest[slot(r)] = r.id; }
     void cancelCheckpoint(quint64 id) { m_cancelledCheckpoint = id; }
 
   public slots:
@@ -30,10 +30,15 @@ class CaptionWorker final : public QObject {
     void checkpointFailed(quint64 id, const QString& message);
     void captioned(quint64 id, const cl::CaptionTrace& trace);
     void captionFailed(quint64 id, const QString& message);
+    void beamed(quint64 id, const cl::BeamCaption& result);
 
   private:
+    // Main and Reference share a slot (a reference belongs to the main caption it was asked for).
+    static int slot(const cl::ui::CaptionRequest& r) {
+        return r.purpose == cl::ui::CaptionRequest::Beam ? 3 : r.purpose % 3;
+    }
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latest[3] = {0, 0, 0}; // newest request id per purpose
+    std::atomic<quint64> m_latest[4] = {0, 0, 0, 0}; // newest request id per slot
     std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 

@@ -8,6 +8,7 @@
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/decode_panel.h"
+#include "ui/panels/beam_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/pe_panel.h"
 #include "ui/panels/scene_editor.h"
@@ -72,10 +73,14 @@ void MainWindow::buildPanels() {
     m_headsPanel = new HeadsPanel(m_tabs);
     addPanel(QStringLiteral("caption"), m_captionPanel, tr("&Caption"));
     addPanel(QStringLiteral("attention"), m_attentionPanel, tr("&Attention"));
-    addPanel(QStringLiteral("pe"), m_pePanel, tr("&Positional encoding"));
+    addPanel(QStringLiteral("pe"), m_pePanel, tr("&Positions"));
     addPanel(QStringLiteral("decode"), m_decodePanel, tr("&Decoding"));
     addPanel(QStringLiteral("heads"), m_headsPanel, tr("&Head ablation"));
+    m_beamPanel = new BeamPanel(m_tabs);
+    addPanel(QStringLiteral("beam"), m_beamPanel, tr("&Beam"));
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
+    connect(m_beamPanel, &BeamPanel::searchRequested, m_session, &Session::requestBeam);
+    connect(m_beamPanel, &BeamPanel::hypothesisChosen, m_session, &Session::showHypothesis);
     connect(m_decodePanel, &DecodePanel::forceRequested, this,
             [this](const std::vector<int64_t>& prefix) {
                 m_session->requestVariant(CaptionRequest::Branch, prefix, true);
@@ -92,6 +97,9 @@ void MainWindow::connectSession() {
     });
     connect(m_session, &Session::ablationReady, this, [this](const CaptionTrace& trace) {
         refreshed(m_pePanel, QStringLiteral("pe"))->setAblation(trace);
+    });
+    connect(m_session, &Session::beamReady, this, [this](const BeamCaption& result) {
+        refreshed(m_beamPanel, QStringLiteral("beam"))->setResult(result);
     });
     connect(m_session, &Session::referenceReady, this, [this](const CaptionTrace& trace) {
         refreshed(m_headsPanel, QStringLiteral("heads"))->setReference(trace);
@@ -329,6 +337,10 @@ PePanel* MainWindow::pePanel() const {
 DecodePanel* MainWindow::decodePanel() const {
     return refreshed(m_decodePanel, QStringLiteral("decode"));
 }
+BeamPanel* MainWindow::beamPanel() const {
+    return refreshed(m_beamPanel, QStringLiteral("beam"));
+}
+
 HeadsPanel* MainWindow::headsPanel() const {
     return refreshed(m_headsPanel, QStringLiteral("heads"));
 }

@@ -23,6 +23,7 @@ class AttentionPanel;
 class CaptionPanel;
 class ComparePanel;
 class DecodePanel;
+class BeamPanel;
 class HeadsPanel;
 class PePanel;
 class SceneEditor;
@@ -69,6 +70,7 @@ class MainWindow final : public QMainWindow {
     PePanel* pePanel() const;                                        // up to date with view()
     DecodePanel* decodePanel() const;                                // up to date with view()
     HeadsPanel* headsPanel() const;                                  // up to date with view()
+    BeamPanel* beamPanel() const;                                    // up to date with view()
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
@@ -141,6 +143,7 @@ class MainWindow final : public QMainWindow {
     PePanel* m_pePanel;
     DecodePanel* m_decodePanel;
     HeadsPanel* m_headsPanel;
+    BeamPanel* m_beamPanel;
     ComparePanel* m_comparePanel;
     TimelinePanel* m_timelinePanel;
     SceneEditor* m_sceneEditor;

@@ -14,12 +14,15 @@ struct CaptionRequest {
     // Main captions replace the view; a branch (forced prefix), an ablation (no positional
     // encoding) and a reference (every head on, while heads are switched off) are variants of
     // it. A request supersedes only older ones of its own purpose.
-    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3 };
+    // A beam search (Beam) answers with the hypotheses as well (api/beam.h).
+    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3, Beam = 4 };
     quint64 id = 0;
     int purpose = Main;
     RgbImage image;              // image models
     std::vector<float> features; // feature models: one row of inputDim values
     DecodeOptions options;
+    BeamOptions beam{0, 0};  // Beam: the search's width and length penalty
+    bool beamChoice = false; // Main: options.forcedPrefix is a beam hypothesis, not the user's
 };
 
 struct CheckpointRequest {
@@ -58,6 +61,7 @@ struct CompareResult {
 } // namespace cl::ui
 
 Q_DECLARE_METATYPE(cl::CaptionTrace)
+Q_DECLARE_METATYPE(cl::BeamCaption)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
 Q_DECLARE_METATYPE(cl::ui::CheckpointRequest)

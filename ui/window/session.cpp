@@ -18,6 +18,7 @@ bool sameFile(const QString& a, const QString& b) {
 
 Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::CaptionTrace>();
+    qRegisterMetaType<cl::BeamCaption>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
@@ -35,13 +36,42 @@ CaptionRequest Session::makeRequest(int purpose, const CaptionInput& input) {
     r.options.topK = 5;
     r.options.keepLogits = true;
     r.options.headsOff = m_headsOff;
+    if (purpose == CaptionRequest::Main && !m_mainPrefix.empty()) {
+        r.options.forcedPrefix = m_mainPrefix;
+        r.beamChoice = true;
+    }
     return r;
+}
+
+void Session::requestBeam(const cl::BeamOptions& options) {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = makeRequest(CaptionRequest::Beam, m_shown);
+    r.beam = options;
+    m_beamId = r.id;
+    emit captionRequested(r);
+}
+
+void Session::showHypothesis(const std::vector<int64_t>& ids) {
+    if (!m_view.valid() || ids == m_mainPrefix)
+        return;
+    m_mainPrefix = ids;
+    m_latest = m_shown;
+    recaption();
+}
+
+void Session::onBeamed(quint64 id, const cl::BeamCaption& result) {
+    if (id == 0 || id != m_beamId)
+        return; // superseded
+    m_beamId = 0;
+    emit beamReady(result);
 }
 
 void Session::caption(const CaptionInput& input) {
     if (input.fromEditor && !m_latest.fromEditor && !m_latest.name.isEmpty())
         m_beforeEditor = m_latest; // the way back from the scene editor
     m_latest = input;
+    m_mainPrefix.clear(); // a new input starts from its greedy caption
     recaption();
 }
 
@@ -125,8 +155,9 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
 }
 
 void Session::onCaptionFailed(quint64 id, const QString& message) {
-    if (id != 0 && (id == m_branchId || id == m_ablationId || id == m_referenceId)) {
-        m_branchId = m_ablationId = m_referenceId = 0;
+    if (id != 0 &&
+        (id == m_branchId || id == m_ablationId || id == m_referenceId || id == m_beamId)) {
+        m_branchId = m_ablationId = m_referenceId = m_beamId = 0;
         return emit failed(message);
     }
     if (id == 0 || id != m_captionId)

@@ -37,6 +37,11 @@ class Session final : public QObject {
     // A variant of the caption on screen: a forced prefix (Branch) or no positional encoding
     // (Ablation); answered through branchReady / ablationReady.
     void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
+    // Beam search on the input on screen (answered through beamReady), and showing one of its
+    // hypotheses in every panel (its tokens forced); an empty list goes back to greedy decoding.
+    void requestBeam(const cl::BeamOptions& options);
+    void showHypothesis(const std::vector<int64_t>& ids);
+    const std::vector<int64_t>& shownHypothesis() const { return m_mainPrefix; }
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
@@ -62,6 +67,7 @@ class Session final : public QObject {
 
     void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
     void onCaptionFailed(quint64 id, const QString& message);
+    void onBeamed(quint64 id, const cl::BeamCaption& result);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
@@ -75,6 +81,7 @@ class Session final : public QObject {
     void branchReady(const cl::CaptionTrace& trace);
     void ablationReady(const cl::CaptionTrace& trace);
     void referenceReady(const cl::CaptionTrace& trace); // every head on, while some are off
+    void beamReady(const cl::BeamCaption& result);
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
@@ -97,7 +104,8 @@ class Session final : public QObject {
     std::vector<uint8_t> m_headsOff;
     int m_maxLength = 30;
     quint64 m_nextId = 1;
-    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0;
+    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0;
+    std::vector<int64_t> m_mainPrefix; // a beam hypothesis shown instead of the greedy caption
     quint64 m_checkpointId = 0;
     QString m_checkpointPath;
     std::optional<Lesson> m_lesson;
