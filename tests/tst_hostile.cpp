@@ -295,7 +295,7 @@ void TestHostile::refusedWithinBudget_data() {
     // in a minute); HDF5 now reads each file first in a child process with a memory budget.
     add("HDF5 allocating without bound", readBytes(CL_TEST_DATA "/h5_open_finding.h5"),
         {"caption", "--checkpoint", "TINY", "--features", "FILE", "--row", "0"},
-        "MiB of memory reading it", "unbounded.h5");
+        "reading it (a damaged file)", "unbounded.h5");
     // fuzz_image: a 40-byte GIF of 65,281 x 1,024 pixels, within the old 256 MiB decode limit,
     // peaked at 900 MB (the GIF decoder's two frames, then RGB copies).
     add("40-byte GIF of 67 megapixels",
