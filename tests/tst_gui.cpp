@@ -4,11 +4,16 @@
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
+#include "ui/panels/explain_panel.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
+#include "ui/widgets/explain_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/word_chips.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
@@ -32,6 +37,7 @@ class TestGui : public QObject {
     void exportsPngAndCsv();
     void outOfWorldImageSaysSo();
     void beamHypothesisShowsEverywhere();
+    void explainPanelExplainsTheSelectedWord();
 
   private:
     bool openAndWait(const QString& image) { return m_f.openAndWait(image); }
@@ -245,6 +251,50 @@ void TestGui::beamHypothesisShowsEverywhere() {
     // The tree: <START>, then every step's candidates under their parents.
     QCOMPARE(panel->tree()->topLevelItemCount(), 1);
     QVERIFY(panel->tree()->topLevelItem(0)->childCount() >= 2);
+}
+
+void TestGui::explainPanelExplainsTheSelectedWord() {
+    m_f.window->openRandomScene(4); // a scene with ground truth: the pointing game is scored
+    QTRY_VERIFY_WITH_TIMEOUT(m_f.window->view().valid() && !m_f.window->busy(), 30000);
+    m_f.window->showPanel("explain");
+    auto* panel = m_f.window->explainPanel();
+    // The first word is explained as soon as the panel shows.
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result().maps.size() == allExplainMethods().size(), 60000);
+    QCOMPARE(panel->result().word, int64_t(m_f.window->selection()->step()));
+    // A person picks the fourth word (the first object's shape) with the keyboard.
+    auto* words = panel->wordBox();
+    words->setFocus();
+    QTest::keyClick(words, Qt::Key_Home);
+    for (int i = 0; i < 3; ++i)
+        QTest::keyClick(words, Qt::Key_Down);
+    QCOMPARE(words->currentIndex(), 3);
+    QCOMPARE(m_f.window->selection()->step(), 3); // every panel follows
+    QTRY_COMPARE_WITH_TIMEOUT(panel->result().word, int64_t(3), 60000);
+    QCOMPARE(QString::fromStdString(panel->result().token),
+             QString::fromStdString(m_f.window->view().trace.steps[3].token));
+    QVERIFY(panel->status().contains(QString::fromStdString(panel->result().token)));
+    for (auto* tile : panel->tiles()) {
+        QVERIFY(!tile->map()->composed().isNull());
+        QVERIFY(tile->map()->titleFits());
+        QVERIFY(tile->curves()->isVisible());
+        QVERIFY2(tile->figures()->text().contains("the object"), // a shapes scene: pointing
+                 qPrintable(tile->figures()->text()));
+    }
+    QVERIFY(panel->tiles()[0]->map()->title().contains("Cross-attention"));
+    // Curves off: the next answer comes without them.
+    QTest::mouseClick(panel->curvesBox(), Qt::LeftButton, {},
+                      QPoint(8, panel->curvesBox()->height() / 2));
+    QVERIFY(!panel->curvesBox()->isChecked());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result().maps.front().deletion.empty(), 60000);
+    QVERIFY(!panel->tiles()[0]->curves()->isVisible());
+    // Explain again asks anew (the answer replaces the maps, the word stays).
+    const double before = panel->result().maps.front().milliseconds;
+    QTest::mouseClick(panel->explainButton(), Qt::LeftButton);
+    QVERIFY(panel->status().startsWith("Explaining"));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->status().startsWith("Explaining"), 60000);
+    QCOMPARE(panel->result().word, int64_t(3));
+    QVERIFY(panel->result().maps.front().milliseconds != before ||
+            panel->status().contains("probability"));
 }
 
 QTEST_MAIN(TestGui)

@@ -4,6 +4,7 @@
 // must scroll sideways, a window larger than the screen, or presenter mode that lost full screen.
 #include "tests/gui_fixture.h"
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/explain_panel.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
@@ -182,7 +183,8 @@ void TestLayout::initTestCase() {
 void TestLayout::everyPanelFits_data() {
     QTest::addColumn<QString>("panel");
     for (const char* p :
-         {"caption", "attention", "pe", "decode", "heads", "beam", "compare", "timeline", "scene"})
+         {"caption", "attention", "pe", "decode", "heads", "beam", "explain", "compare", "timeline",
+          "scene"})
         QTest::newRow(p) << QString(p);
 }
 
@@ -190,6 +192,8 @@ void TestLayout::everyPanelFits() {
     QFETCH(QString, panel);
     auto* w = m_f.window.get();
     w->showPanel(panel);
+    if (panel == "explain") // its maps arrive from the worker
+        QTRY_VERIFY_WITH_TIMEOUT(!w->explainPanel()->result().maps.empty(), 60000);
     QTest::qWait(150); // queued replots, layouts
     const QRect screen = w->screen()->availableGeometry();
     QVERIFY2(screen.width() >= w->width() && screen.height() >= w->height(),

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     cl::cli::addEvalCommand(app);
     cl::cli::addBenchCommand(app);
     cl::cli::addCalibrateCommand(app);
+    cl::cli::addExplainCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -3,6 +3,7 @@
 #include "model/api/checkpoint_tools.h"
 #include "model/api/course_eval.h"
 #include "model/api/evaluation.h"
+#include "model/api/explain_eval.h"
 #include "model/api/files.h"
 #include "model/api/json_limits.h"
 #include "model/api/robustness.h"
@@ -171,6 +172,53 @@ void runBeamEval(Captioner& model, const EvalOptions& o, bool json) {
                 b.bleu4, 100 * b.attributeAccuracy, 100 * b.relationAccuracy);
 }
 
+// Every explanation method over held-out scenes (api/explain_eval.h), as a table or JSON.
+void runExplainEval(Captioner& model, const EvalOptions& eval, bool json) {
+    if (model.info().config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("eval --explain needs an image model");
+    ExplainEvalOptions o;
+    o.scenes = eval.scenes;
+    o.firstSeed = eval.firstSeed;
+    o.world = eval.world;
+    o.tolerance = eval.tolerance;
+    const auto r = evaluateExplanations(model, o, [&](int64_t done, int64_t total) {
+        if (!json)
+            std::fprintf(stderr, "\rexplained %lld / %lld scenes", static_cast<long long>(done),
+                         static_cast<long long>(total));
+    });
+    if (json) {
+        std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";
+        return;
+    }
+    std::fprintf(stderr, "\n");
+    std::printf("%lld held-out scenes, %lld words, %.2f s per word (every method and its curves)\n",
+                static_cast<long long>(r.scenes), static_cast<long long>(r.words),
+                r.secondsPerWord);
+    std::printf("%-32s %21s %10s %10s %10s\n", "", "pointing game (%)", "deletion", "insertion",
+                "peak =");
+    std::printf("%-32s %6s %7s %6s %10s %10s %10s\n", "method", "size", "colour", "shape",
+                "AUC", "AUC", "occlusion");
+    for (size_t m = 0; m < r.methods.size(); ++m) {
+        const auto& c = r.cells[m];
+        auto pointing = [&](size_t t) {
+            return c[t].pointingWords ? 100.0 * double(c[t].hits) / double(c[t].pointingWords)
+                                      : 0.0;
+        };
+        ExplainEvalCell all;
+        for (const auto& x : c) {
+            all.words += x.words;
+            all.deletionAuc += x.deletionAuc;
+            all.insertionAuc += x.insertionAuc;
+            all.agreesWithOcclusion += x.agreesWithOcclusion;
+        }
+        const double n = double(std::max<int64_t>(1, all.words));
+        std::printf("%-32s %6.1f %7.1f %6.1f %10.3f %10.3f %9.1f%%\n",
+                    explainMethodTitle(r.methods[m]).c_str(), pointing(0), pointing(1),
+                    pointing(2), all.deletionAuc / n, all.insertionAuc / n,
+                    100.0 * double(all.agreesWithOcclusion) / n);
+    }
+}
+
 void runSuite(Captioner& model, const std::string& dir, bool json) {
     if (model.info().config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("eval --suite needs an image model");
@@ -213,7 +261,7 @@ void runSuite(Captioner& model, const std::string& dir, bool json) {
 void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
     static EvalOptions o;
-    static bool json = false, store = false;
+    static bool json = false, store = false, explain = false;
     static std::string data, split = "val", suite;
     static int64_t limit = 0;
     auto* cmd = app.add_subcommand(
@@ -245,10 +293,13 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--length-penalty", o.beam.lengthPenalty,
                     "With --beam: alpha of score = log P / ((5 + length) / 6)^alpha")
         ->check(CLI::Range(0.0, 10.0));
+    cmd->add_flag("--explain", explain,
+                  "Score every explanation method (pointing game, deletion/insertion AUC, "
+                  "agreement with occlusion) per word type; 50 scenes unless --scenes");
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline)");
-    cmd->callback([] {
+    cmd->callback([cmd] {
         o.world = world == "varied" ? World::Varied : World::Classic;
         if (o.firstSeed + static_cast<uint64_t>(o.scenes) > 1000000000ULL)
             throw std::invalid_argument("held-out seeds end at 1e9; training uses the rest");
@@ -257,6 +308,10 @@ void addEvalCommand(CLI::App& app) {
         if (o.beam.width > 0 && (!data.empty() || !suite.empty() || store))
             throw std::invalid_argument("--beam evaluates held-out shapes scenes: not with "
                                         "--data, --suite or --store");
+        if (explain && (o.beam.width > 0 || store || !data.empty() || !suite.empty()))
+            throw std::invalid_argument(
+                "--explain scores held-out shapes scenes: not with --beam, --store, --data or "
+                "--suite");
         auto model = Captioner::open(checkpoint);
         if (!data.empty())
             return runCourseEval(*model, data, split, limit, json, store, checkpoint);
@@ -265,6 +320,11 @@ void addEvalCommand(CLI::App& app) {
         if (model->info().config.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument("this is a feature model: evaluate it on the course's "
                                         "data with --data DIR (coco_captioning)");
+        if (explain) {
+            if (cmd->count("--scenes") == 0)
+                o.scenes = 50;
+            return runExplainEval(*model, o, json);
+        }
         if (o.beam.width > 0)
             return runBeamEval(*model, o, json);
         const auto r = evaluate(*model, o);

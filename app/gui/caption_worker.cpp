@@ -32,6 +32,11 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
             throw std::runtime_error("this model captions images; open an image");
         if (!imageModel && r.features.empty())
             throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+        if (r.purpose == cl::ui::CaptionRequest::Explain) {
+            if (!imageModel)
+                throw std::runtime_error("explanations need an image model");
+            return emit explained(r.id, m_model->explainImage(r.image, r.options, r.explain));
+        }
         if (r.purpose == cl::ui::CaptionRequest::Beam) {
             auto beams = imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
                                     : m_model->beamFeatures(r.features, 1, r.options, r.beam);

@@ -2,6 +2,7 @@
 
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
+#include "model/explain/explain.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/novelty/caption_check.h"
@@ -18,7 +19,9 @@ namespace {
 // mode, the positional encoding, and the heads the options switch off (their output zeroed).
 class DecodeScope {
   public:
-    DecodeScope(CaptioningTransformer& m, const DecodeOptions& options) : m_model(m) {
+    // `inference` false: autograd stays on (explanations take gradients).
+    DecodeScope(CaptioningTransformer& m, const DecodeOptions& options, bool inference = true)
+        : m_inference(inference), m_model(m) {
         const auto& c = m->config();
         const auto& off = options.headsOff;
         // Checked before anything changes: a constructor that throws runs no destructor.
@@ -113,8 +116,8 @@ struct Captioner::Impl {
     torch::Device device{torch::kCPU};
     WorldStats world; // empty: no out-of-world check
 
-    torch::Tensor encodeImages(const std::vector<RgbImage>& images,
-                               std::vector<torch::Tensor>* activations = nullptr) {
+    // The encoder's input (N, 3, S, S) on the model's device.
+    torch::Tensor inputs(const std::vector<RgbImage>& images) const {
         const auto& c = info.config;
         if (c.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument(
@@ -127,7 +130,12 @@ struct Captioner::Impl {
                 preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize,
                                 c.encoder.letterbox));
         }
-        return model->encode(torch::cat(batch, 0).to(device), activations);
+        return torch::cat(batch, 0).to(device);
+    }
+
+    torch::Tensor encodeImages(const std::vector<RgbImage>& images,
+                               std::vector<torch::Tensor>* activations = nullptr) {
+        return model->encode(inputs(images), activations);
     }
 
     std::vector<CaptionTrace> decodeImages(const std::vector<RgbImage>& images,
@@ -315,6 +323,24 @@ std::vector<BeamCaption> Captioner::beamFeatures(const std::vector<float>& rows,
         }));
     }
     return out;
+}
+
+Explanation Captioner::explainImage(const RgbImage& image, const DecodeOptions& options,
+                                   const ExplainOptions& explain) {
+    const CaptionTrace trace = d->decodeImages({image}, options, false).front();
+    explain::checkExplainOptions(d->info.config, trace, explain);
+    DecodeScope scope(d->model, options, /*inference=*/false);
+    explain::ExplainInput in;
+    in.x = d->inputs({image});
+    in.imageWidth = image.width;
+    in.imageHeight = image.height;
+    in.letterboxed = d->info.config.encoder.letterbox;
+    in.startId = d->vocab.startId();
+    try {
+        return explain::explainWord(*d->model, in, trace, explain);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("explaining failed: ") + e.what_without_backtrace());
+    }
 }
 
 } // namespace cl

@@ -3,6 +3,7 @@
 // No torch types cross this header, so the GUI and the CLI include it freely.
 #include "model/api/beam.h"
 #include "model/api/config.h"
+#include "model/api/explain.h"
 #include "model/api/trace.h"
 #include "model/api/vocabulary.h"
 
@@ -64,6 +65,11 @@ class Captioner {
                                         const DecodeOptions& options, const BeamOptions& beam);
     std::vector<BeamCaption> beamFeatures(const std::vector<float>& rows, int64_t count,
                                           const DecodeOptions& options, const BeamOptions& beam);
+
+    // Explains one word of the image's caption by every method asked (api/explain.h): the
+    // greedy caption, or the one options.forcedPrefix starts. Image models only.
+    Explanation explainImage(const RgbImage& image, const DecodeOptions& options,
+                             const ExplainOptions& explain);
 
   private:
     struct Impl;

@@ -155,7 +155,7 @@ void CaptionPanel::setView(const CaptionView& view) {
                               .arg(view.imageName.toHtmlEscaped()));
     showWorldNotice(view.trace);
     m_ablation->setVisible(view.headsOff > 0);
-    m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Head ablation tab)")
+    m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Heads tab)")
                             .arg(view.headsOff)
                             .arg(view.headCount()));
     refresh();

@@ -9,6 +9,7 @@
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/decode_panel.h"
 #include "ui/panels/beam_panel.h"
+#include "ui/panels/explain_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/pe_panel.h"
 #include "ui/panels/scene_editor.h"
@@ -75,9 +76,12 @@ void MainWindow::buildPanels() {
     addPanel(QStringLiteral("attention"), m_attentionPanel, tr("&Attention"));
     addPanel(QStringLiteral("pe"), m_pePanel, tr("&Positions"));
     addPanel(QStringLiteral("decode"), m_decodePanel, tr("&Decoding"));
-    addPanel(QStringLiteral("heads"), m_headsPanel, tr("&Head ablation"));
+    addPanel(QStringLiteral("heads"), m_headsPanel, tr("&Heads"));
     m_beamPanel = new BeamPanel(m_tabs);
     addPanel(QStringLiteral("beam"), m_beamPanel, tr("&Beam"));
+    m_explainPanel = new ExplainPanel(m_selection, m_tabs);
+    addPanel(QStringLiteral("explain"), m_explainPanel, tr("E&xplain"));
+    connect(m_explainPanel, &ExplainPanel::explainRequested, m_session, &Session::requestExplain);
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
     connect(m_beamPanel, &BeamPanel::searchRequested, m_session, &Session::requestBeam);
     connect(m_beamPanel, &BeamPanel::hypothesisChosen, m_session, &Session::showHypothesis);
@@ -100,6 +104,12 @@ void MainWindow::connectSession() {
     });
     connect(m_session, &Session::beamReady, this, [this](const BeamCaption& result) {
         refreshed(m_beamPanel, QStringLiteral("beam"))->setResult(result);
+    });
+    connect(m_session, &Session::explainReady, this, [this](const Explanation& result) {
+        refreshed(m_explainPanel, QStringLiteral("explain"))->setResult(result);
+    });
+    connect(m_session, &Session::explainFailed, this, [this](const QString& message) {
+        refreshed(m_explainPanel, QStringLiteral("explain"))->setFailed(message);
     });
     connect(m_session, &Session::referenceReady, this, [this](const CaptionTrace& trace) {
         refreshed(m_headsPanel, QStringLiteral("heads"))->setReference(trace);
@@ -339,6 +349,9 @@ DecodePanel* MainWindow::decodePanel() const {
 }
 BeamPanel* MainWindow::beamPanel() const {
     return refreshed(m_beamPanel, QStringLiteral("beam"));
+}
+ExplainPanel* MainWindow::explainPanel() const {
+    return refreshed(m_explainPanel, QStringLiteral("explain"));
 }
 
 HeadsPanel* MainWindow::headsPanel() const {

@@ -24,6 +24,7 @@ class CaptionPanel;
 class ComparePanel;
 class DecodePanel;
 class BeamPanel;
+class ExplainPanel;
 class HeadsPanel;
 class PePanel;
 class SceneEditor;
@@ -71,6 +72,7 @@ class MainWindow final : public QMainWindow {
     DecodePanel* decodePanel() const;                                // up to date with view()
     HeadsPanel* headsPanel() const;                                  // up to date with view()
     BeamPanel* beamPanel() const;                                    // up to date with view()
+    ExplainPanel* explainPanel() const;                              // up to date with view()
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
@@ -144,6 +146,7 @@ class MainWindow final : public QMainWindow {
     DecodePanel* m_decodePanel;
     HeadsPanel* m_headsPanel;
     BeamPanel* m_beamPanel;
+    ExplainPanel* m_explainPanel;
     ComparePanel* m_comparePanel;
     TimelinePanel* m_timelinePanel;
     SceneEditor* m_sceneEditor;

@@ -213,7 +213,7 @@ void MainWindow::buildStatusBar() {
     m_ablationBadge = new QLabel(this);
     m_ablationBadge->setObjectName(QStringLiteral("ablation"));
     setTextColour(m_ablationBadge, QColor(0xb3, 0x59, 0x00), true);
-    m_ablationBadge->setToolTip(tr("Heads are switched off (Head ablation tab): every caption "
+    m_ablationBadge->setToolTip(tr("Heads are switched off (Heads tab): every caption "
                                    "and map is the ablated model's"));
     m_ablationBadge->setVisible(false);
     statusBar()->addPermanentWidget(m_ablationBadge);

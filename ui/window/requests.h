@@ -15,7 +15,8 @@ struct CaptionRequest {
     // encoding) and a reference (every head on, while heads are switched off) are variants of
     // it. A request supersedes only older ones of its own purpose.
     // A beam search (Beam) answers with the hypotheses as well (api/beam.h).
-    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3, Beam = 4 };
+    // An explanation (Explain) answers with the maps of one word (api/explain.h).
+    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3, Beam = 4, Explain = 5 };
     quint64 id = 0;
     int purpose = Main;
     RgbImage image;              // image models
@@ -23,6 +24,7 @@ struct CaptionRequest {
     DecodeOptions options;
     BeamOptions beam{0, 0};  // Beam: the search's width and length penalty
     bool beamChoice = false; // Main: options.forcedPrefix is a beam hypothesis, not the user's
+    ExplainOptions explain;  // Explain: the word and methods
 };
 
 struct CheckpointRequest {
@@ -62,6 +64,7 @@ struct CompareResult {
 
 Q_DECLARE_METATYPE(cl::CaptionTrace)
 Q_DECLARE_METATYPE(cl::BeamCaption)
+Q_DECLARE_METATYPE(cl::Explanation)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
 Q_DECLARE_METATYPE(cl::ui::CheckpointRequest)

@@ -1,5 +1,7 @@
 #include "ui/window/session.h"
 
+#include "model/api/explain_eval.h"
+
 #include <QFileInfo>
 
 #include <algorithm>
@@ -19,6 +21,7 @@ bool sameFile(const QString& a, const QString& b) {
 Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::CaptionTrace>();
     qRegisterMetaType<cl::BeamCaption>();
+    qRegisterMetaType<cl::Explanation>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
@@ -58,6 +61,27 @@ void Session::showHypothesis(const std::vector<int64_t>& ids) {
     m_mainPrefix = ids;
     m_latest = m_shown;
     recaption();
+}
+
+void Session::requestExplain(const cl::ExplainOptions& options) {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = makeRequest(CaptionRequest::Explain, m_shown);
+    r.options.forcedPrefix.clear(); // exactly the caption on screen
+    for (const auto& s : m_view.trace.steps)
+        r.options.forcedPrefix.push_back(s.id);
+    r.explain = options;
+    if (m_shown.scene)
+        r.explain.target = explainTarget(m_view.trace.words(), options.word, *m_shown.scene);
+    m_explainId = r.id;
+    emit captionRequested(r);
+}
+
+void Session::onExplained(quint64 id, const cl::Explanation& result) {
+    if (id == 0 || id != m_explainId)
+        return; // superseded
+    m_explainId = 0;
+    emit explainReady(result);
 }
 
 void Session::onBeamed(quint64 id, const cl::BeamCaption& result) {
@@ -155,6 +179,10 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
 }
 
 void Session::onCaptionFailed(quint64 id, const QString& message) {
+    if (id != 0 && id == m_explainId) {
+        m_explainId = 0;
+        return emit explainFailed(message);
+    }
     if (id != 0 &&
         (id == m_branchId || id == m_ablationId || id == m_referenceId || id == m_beamId)) {
         m_branchId = m_ablationId = m_referenceId = m_beamId = 0;

@@ -42,6 +42,9 @@ class Session final : public QObject {
     void requestBeam(const cl::BeamOptions& options);
     void showHypothesis(const std::vector<int64_t>& ids);
     const std::vector<int64_t>& shownHypothesis() const { return m_mainPrefix; }
+    // Explains a word of the caption on screen (answered through explainReady or explainFailed);
+    // for a shapes scene, the word's object makes the pointing game.
+    void requestExplain(const cl::ExplainOptions& options);
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
@@ -68,6 +71,7 @@ class Session final : public QObject {
     void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
     void onCaptionFailed(quint64 id, const QString& message);
     void onBeamed(quint64 id, const cl::BeamCaption& result);
+    void onExplained(quint64 id, const cl::Explanation& result);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
@@ -82,6 +86,8 @@ class Session final : public QObject {
     void ablationReady(const cl::CaptionTrace& trace);
     void referenceReady(const cl::CaptionTrace& trace); // every head on, while some are off
     void beamReady(const cl::BeamCaption& result);
+    void explainReady(const cl::Explanation& result);
+    void explainFailed(const QString& message);
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
@@ -104,7 +110,8 @@ class Session final : public QObject {
     std::vector<uint8_t> m_headsOff;
     int m_maxLength = 30;
     quint64 m_nextId = 1;
-    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0;
+    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0,
+            m_explainId = 0;
     std::vector<int64_t> m_mainPrefix; // a beam hypothesis shown instead of the greedy caption
     quint64 m_checkpointId = 0;
     QString m_checkpointPath;

@@ -1,0 +1,364 @@
+// Explanations (issue 18, part 1): gradients against finite differences on a tiny double model,
+// Integrated Gradients' completeness, occlusion against a direct re-run per cell, attention maps
+// against the decode's trace, rollout by hand, faithfulness curves' end points, the pointing
+// game, and captionlens-cli explain (JSON, PNG, refusals).
+#include "tests/test_util.h"
+#include "model/api/captioner.h"
+#include "model/api/scene.h"
+#include "model/explain/maps.h"
+#include "model/io/checkpoint.h"
+#include "model/io/model_io.h"
+#include "model/nn/image_encoder.h"
+
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace cl;
+
+class TestExplain : public QObject {
+    Q_OBJECT
+  private slots:
+    void gradInputMatchesFiniteDifferences();
+    void integratedGradientsAreComplete();
+    void occlusionMatchesDirectRerun();
+    void attentionMapsAreTheTraces();
+    void rolloutByHand();
+    void curvesStartAndEndRight();
+    void pointingGameUsesThePeak();
+    void refusesBadRequests();
+    void cliWritesJsonAndPngs();
+    void cliRefusesWithOneLine();
+};
+
+namespace {
+
+const char* kDefault = CL_SOURCE_DIR "/resources/models/default.pt";
+
+RgbImage sceneImage(uint64_t seed) {
+    const Scene s = generateScene(seed, World::Varied);
+    return {s.spec.width(), s.spec.height(), s.rgb};
+}
+
+// A tiny random image model in double precision: 8-pixel input, 2 x 2 grid, 6 words.
+struct TinyImage {
+    CaptioningTransformer model{nullptr};
+    explicit TinyImage(uint64_t seed) {
+        torch::manual_seed(seed);
+        ModelConfig c = presets::tinyTest();
+        c.vocabSize = 6;
+        c.maxLength = 4;
+        c.memory = MemoryKind::ImageGrid;
+        c.inputDim = c.wordvecDim;
+        c.encoder.imageSize = 8;
+        c.encoder.grid = 2;
+        c.encoder.channels = 4;
+        model = CaptioningTransformer(c, 0);
+        model->eval();
+        model->to(torch::kDouble);
+    }
+    explain::WordObjective objective() {
+        return {*model, torch::tensor({1, 4, 5}, torch::kLong).view({1, -1}), 4};
+    }
+};
+
+// The default model, reached inside (the facade hides tensors).
+struct Default {
+    CaptioningTransformer model{nullptr};
+    Vocabulary vocab;
+    Default() {
+        Checkpoint ck = readCheckpoint(kDefault);
+        vocab = Vocabulary(ck.vocab);
+        model = buildModel(ck, vocab.nullId(), nullptr);
+        model->eval();
+    }
+    torch::Tensor input(const RgbImage& im) const {
+        const auto& e = model->config().encoder;
+        return preprocessImage(im.pixels.data(), im.height, im.width, e.imageSize, e.letterbox);
+    }
+};
+
+// A small random feature model (the course's kind) written as our checkpoint.
+std::string featureModel(const QTemporaryDir& dir) {
+    Checkpoint ck;
+    ck.config = presets::tinyTest();
+    ck.vocab = {"<NULL>", "<START>", "<END>", "<UNK>"};
+    for (int64_t i = 4; i < ck.config.vocabSize; ++i)
+        ck.vocab.push_back("w" + std::to_string(i));
+    CaptioningTransformer m(ck.config, 0);
+    ck.stateDict = stateDictOf(*m);
+    const std::string path = dir.filePath("features.pt").toStdString();
+    writeCheckpoint(path, ck);
+    return path;
+}
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runCli(const QStringList& args) {
+    QProcess p;
+    p.start(CL_CLI, args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+} // namespace
+
+void TestExplain::gradInputMatchesFiniteDifferences() {
+    TinyImage tiny(7);
+    const auto f = tiny.objective();
+    const auto x = torch::randn({1, 3, 8, 8}, torch::kDouble);
+    const auto maps = explain::gradientMaps(f, x);
+    QCOMPARE(maps.gradInput.sizes(), (torch::IntArrayRef{8, 8}));
+    QCOMPARE(maps.gradCam.sizes(), (torch::IntArrayRef{2, 2}));
+    // Gradient x input at a pixel is the derivative of f along x restricted to that pixel.
+    torch::NoGradGuard noGrad;
+    const double eps = 1e-6;
+    for (int64_t i = 0; i < 64; i += 5) {
+        auto mask = torch::zeros({1, 1, 8, 8}, torch::kDouble);
+        mask.view({-1})[i] = 1;
+        const auto d = x * mask;
+        const double fd =
+            (f.logProb(x + eps * d) - f.logProb(x - eps * d)).item<double>() / (2 * eps);
+        const double g = maps.gradInput.view({-1})[i].item<double>();
+        QVERIFY2(std::abs(fd - g) <= 1e-6 + 1e-5 * std::abs(fd),
+                 qPrintable(QString("pixel %1: finite difference %2, autograd %3")
+                                .arg(i)
+                                .arg(fd)
+                                .arg(g)));
+    }
+}
+
+void TestExplain::integratedGradientsAreComplete() {
+    TinyImage tiny(11);
+    const auto f = tiny.objective();
+    const auto x = torch::randn({1, 3, 8, 8}, torch::kDouble);
+    for (const auto& baseline : {-torch::ones_like(x), explain::blurred(x, 1.0)}) {
+        double gap = -1;
+        const auto map = explain::integratedGradients(f, x, baseline, 256, &gap);
+        torch::NoGradGuard noGrad;
+        const double diff = (f.logProb(x) - f.logProb(baseline)).item<double>();
+        const double sum = map.sum().item<double>();
+        QVERIFY2(std::abs(sum - diff) <= 0.01 * std::abs(diff),
+                 qPrintable(QString("sum %1, f(x) - f(x0) %2").arg(sum).arg(diff)));
+        QVERIFY(std::abs(gap - std::abs(sum - diff) / std::abs(diff)) < 1e-9);
+    }
+    // The shipped model through the facade: both baselines within 1 % at the default 32 steps.
+    auto model = Captioner::open(kDefault);
+    ExplainOptions o;
+    o.word = 2;
+    o.methods = {ExplainMethod::IgBlack, ExplainMethod::IgBlur};
+    o.curves = false;
+    const Explanation e = model->explainImage(sceneImage(3), {}, o);
+    for (const auto& m : e.maps)
+        QVERIFY2(m.completenessGap < 0.01,
+                 qPrintable(QString::fromStdString(explainMethodName(m.method)) +
+                            QString(" gap %1").arg(m.completenessGap)));
+}
+
+void TestExplain::occlusionMatchesDirectRerun() {
+    Default d;
+    c10::InferenceMode inference;
+    const auto x = d.input(sceneImage(5));
+    const explain::WordObjective f{*d.model,
+                                   torch::tensor({d.vocab.startId(), d.vocab.encode("a")[0]},
+                                                 torch::kLong)
+                                       .view({1, -1}),
+                                   d.vocab.encode("large")[0]};
+    const auto fill = explain::backgroundFill(x);
+    const auto map = explain::occlusionMap(f, x, fill, 8);
+    const double p = f.logProb(x).exp().item<double>();
+    for (int64_t cell : {0, 9, 27, 36, 63}) {
+        auto covered = x.clone();
+        const int64_t r = cell / 8 * 8, c = cell % 8 * 8;
+        covered.narrow(2, r, 8).narrow(3, c, 8).copy_(fill.expand({1, 3, 8, 8}));
+        const double direct = p - f.logProb(covered).exp().item<double>();
+        QVERIFY2(std::abs(direct - map.view({-1})[cell].item<double>()) < 1e-5,
+                 qPrintable(QString("cell %1: direct %2, batched %3")
+                                .arg(cell)
+                                .arg(direct)
+                                .arg(map.view({-1})[cell].item<double>())));
+    }
+}
+
+void TestExplain::attentionMapsAreTheTraces() {
+    auto model = Captioner::open(kDefault);
+    ExplainOptions o;
+    o.word = 3;
+    o.layer = 0;
+    o.head = 2;
+    o.methods = {ExplainMethod::Attention, ExplainMethod::AttentionMean};
+    o.curves = false;
+    const Explanation e = model->explainImage(sceneImage(8), {}, o);
+    const auto row = e.trace.crossRow(0, 2, 3);
+    const SaliencyMap* one = e.find(ExplainMethod::Attention);
+    const SaliencyMap* mean = e.find(ExplainMethod::AttentionMean);
+    QVERIFY(one && mean);
+    QCOMPARE(one->side, int64_t(8));
+    for (size_t i = 0; i < row.size(); ++i) {
+        QVERIFY(std::abs(one->values[i] - row[i]) < 1e-5);
+        double avg = 0;
+        for (int64_t h = 0; h < e.trace.heads; ++h)
+            avg += e.trace.crossRow(0, h, 3)[i] / double(e.trace.heads);
+        QVERIFY(std::abs(mean->values[i] - avg) < 1e-5);
+    }
+    QCOMPARE(e.token, e.trace.steps[3].token);
+    QVERIFY(std::abs(e.probability - e.trace.steps[3].prob) < 1e-4);
+}
+
+void TestExplain::rolloutByHand() {
+    // One layer, one head, two words, two cells.
+    LayerAttention l;
+    l.self = torch::tensor({1.0, 0.0, 0.25, 0.75}).view({1, 1, 2, 2});
+    l.cross = torch::tensor({0.9, 0.1, 0.2, 0.8}).view({1, 1, 2, 2});
+    // R = 0 after the self step, then (0 + cross) / 2: the last word's row is cross / 2.
+    auto r = explain::rolloutMap({l});
+    QVERIFY(torch::allclose(r, torch::tensor({0.1, 0.4})));
+    // A second identical layer: R1 = cross / 2; self: (I + S) / 2 R1; then (. + cross) / 2.
+    const auto r1 = l.cross.view({2, 2}) / 2;
+    const auto mixed = torch::matmul(0.5 * (torch::eye(2) + l.self.view({2, 2})), r1);
+    const auto expected = (0.5 * (mixed + l.cross.view({2, 2})))[1];
+    QVERIFY(torch::allclose(explain::rolloutMap({l, l}), expected));
+}
+
+void TestExplain::curvesStartAndEndRight() {
+    Default d;
+    c10::InferenceMode inference;
+    const auto x = d.input(sceneImage(4));
+    const explain::WordObjective f{
+        *d.model, torch::tensor({d.vocab.startId()}, torch::kLong).view({1, -1}),
+        d.vocab.encode("a")[0]};
+    const auto fill = explain::backgroundFill(x), blur = explain::blurred(x, 8);
+    const auto map = torch::rand({8, 8});
+    const auto c = explain::faithfulness(f, x, fill, blur, map, 4);
+    QCOMPARE(c.deletion.size(), size_t(5));
+    const double p = f.logProb(x).exp().item<double>();
+    QVERIFY(std::abs(c.deletion.front() - p) < 1e-5);
+    QVERIFY(std::abs(c.insertion.back() - p) < 1e-5);
+    QVERIFY(std::abs(c.insertion.front() - f.logProb(blur).exp().item<double>()) < 1e-5);
+    QVERIFY(std::abs(c.deletion.back() - f.logProb(fill.expand_as(x)).exp().item<double>()) <
+            1e-5);
+    QCOMPARE(explain::areaUnder({1, 0}), 0.5);
+    QCOMPARE(explain::areaUnder({1, 1, 0}), 0.75);
+}
+
+void TestExplain::pointingGameUsesThePeak() {
+    auto model = Captioner::open(kDefault);
+    const Scene s = generateScene(12, World::Varied);
+    const RgbImage image{s.spec.width(), s.spec.height(), s.rgb};
+    const Box box = s.spec.objects.front().box();
+    ExplainOptions o;
+    o.word = 3; // "a SIZE COLOUR SHAPE": the first mention's shape
+    o.curves = false;
+    o.target = ExplainTarget{box.x0, box.y0, box.x1, box.y1, 15.0};
+    const Explanation e = model->explainImage(image, {}, o);
+    QCOMPARE(e.maps.size(), allExplainMethods().size());
+    int hits = 0;
+    for (const auto& m : e.maps) {
+        QCOMPARE(m.values.size(), size_t(m.side * m.side));
+        QVERIFY(m.pointingHit == 0 || m.pointingHit == 1);
+        QCOMPARE(m.pointingHit == 1, box.contains(m.peakX, m.peakY, 15.0));
+        hits += m.pointingHit;
+    }
+    QVERIFY2(hits >= 1, "no method points at the word's object");
+}
+
+void TestExplain::refusesBadRequests() {
+    auto model = Captioner::open(kDefault);
+    const RgbImage image = sceneImage(2);
+    auto refuses = [&](ExplainOptions o, const char* expected) {
+        try {
+            model->explainImage(image, {}, o);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what()).find(expected) != std::string::npos;
+        }
+        return false;
+    };
+    ExplainOptions o;
+    o.word = 99;
+    QVERIFY(refuses(o, "--word 99 is outside 0.."));
+    o = {};
+    o.head = 4;
+    QVERIFY(refuses(o, "--head 4"));
+    o = {};
+    o.layer = 2;
+    QVERIFY(refuses(o, "--layer 2"));
+    o = {};
+    o.igSteps = 0;
+    QVERIFY(refuses(o, "--ig-steps 0"));
+    QTemporaryDir dir;
+    auto course = Captioner::open(featureModel(dir));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, course->explainImage(image, {}, {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, explainMethodFromName("saliency"));
+    // A refused request leaves the model as it was: the next caption is the same.
+    QCOMPARE(model->captionImages({image}, {}).front().text(),
+             Captioner::open(kDefault)->captionImages({image}, {}).front().text());
+}
+
+void TestExplain::cliWritesJsonAndPngs() {
+    QTemporaryDir dir;
+    const QString image = dir.filePath("scene.png");
+    const Run scene = runCli({"scene", "--seed", "6", "--world", "varied", "-o", image});
+    QCOMPARE(scene.code, 0);
+    const QString out = dir.filePath("maps");
+    const Run r = runCli({"explain", "--checkpoint", kDefault, image, "--word", "3", "--out", out,
+                          "--json", "--curve-steps", "8"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j["word"].toInt(), 3);
+    const auto methods = j["methods"].toArray();
+    QCOMPARE(methods.size(), qsizetype(allExplainMethods().size()));
+    const QImage source(image);
+    for (const auto& m : methods) {
+        const auto o = m.toObject();
+        const int side = o["side"].toInt();
+        QCOMPARE(o["values"].toArray().size(), qsizetype(side * side));
+        QCOMPARE(o["deletion"].toArray().size(), qsizetype(9));
+        const QImage png(o["png"].toString());
+        QCOMPARE(png.size(), source.size());
+        QVERIFY(png != source);
+    }
+    QVERIFY(QFile::exists(out + "/explain.json"));
+    // By word, one method, plain table.
+    const QString word = j["token"].toString();
+    const Run t = runCli({"explain", "--checkpoint", kDefault, image, "--word", word, "--method",
+                          "occlusion,rollout"});
+    QVERIFY2(t.code == 0, t.err.constData());
+    QVERIFY(t.out.contains("Occlusion"));
+    QVERIFY(t.out.contains("Attention rollout"));
+    QVERIFY(!t.out.contains("Grad-CAM"));
+}
+
+void TestExplain::cliRefusesWithOneLine() {
+    QTemporaryDir dir;
+    const QString image = dir.filePath("scene.png");
+    QCOMPARE(runCli({"scene", "--seed", "6", "--world", "varied", "-o", image}).code, 0);
+    const QList<QStringList> bad = {
+        {"--word", "giraffe"},
+        {"--word", "40"},
+        {"--method", "saliency"},
+        {"--target", "1,2,3"},
+        {"--head", "9"},
+    };
+    for (const auto& extra : bad) {
+        const Run r = runCli(QStringList{"explain", "--checkpoint", kDefault, image} + extra);
+        QVERIFY2(r.code != 0, qPrintable(extra.join(' ')));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
+    const Run course =
+        runCli({"explain", "--checkpoint", QString::fromStdString(featureModel(dir)), image});
+    QVERIFY(course.code != 0);
+    QVERIFY(course.err.contains("image model"));
+}
+
+QTEST_GUILESS_MAIN(TestExplain)
+#include "tst_explain.moc"

@@ -1,0 +1,233 @@
+#include "ui/panels/explain_panel.h"
+
+#include "ui/math/attention_math.h"
+#include "ui/widgets/explain_tile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cl::ui {
+
+namespace {
+
+// Where a side x side map over the model's input lies on the image, in fractions of it.
+GridMap unitMap(const Explanation& e, int64_t side) {
+    const GridMap px = gridMap(e.imageWidth, e.imageHeight, side, e.inputSide, e.letterboxed);
+    const double w = double(e.imageWidth), h = double(e.imageHeight);
+    return {px.grid, px.x0 / w, px.y0 / h, px.cellW / w, px.cellH / h};
+}
+
+QString figuresText(const SaliencyMap& m, bool curves) {
+    QStringList parts;
+    if (m.pointingHit >= 0)
+        parts << (m.pointingHit ? QObject::tr("peak on the object \u2713")
+                                : QObject::tr("peak off the object \u2717"));
+    if (curves)
+        parts << QObject::tr("deletion %1 \u00b7 insertion %2")
+                     .arg(m.deletionAuc, 0, 'f', 2)
+                     .arg(m.insertionAuc, 0, 'f', 2);
+    if (m.method == ExplainMethod::IgBlack || m.method == ExplainMethod::IgBlur)
+        parts << QObject::tr("completeness gap %1 %").arg(100 * m.completenessGap, 0, 'f', 1);
+    parts << QObject::tr("%1 ms").arg(m.milliseconds, 0, 'f', 0);
+    return parts.join(QStringLiteral("\n"));
+}
+
+QString tileTitle(const SaliencyMap& m, const ExplainOptions& o) {
+    if (m.method == ExplainMethod::Attention)
+        return QObject::tr("Cross-attention %1").arg(headName(int(o.layer), int(o.head)));
+    if (m.method == ExplainMethod::AttentionMean)
+        return QObject::tr("Cross-attention %1").arg(headName(int(o.layer), -1));
+    return QString::fromStdString(explainMethodTitle(m.method));
+}
+
+} // namespace
+
+ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
+    : QWidget(parent), m_selection(selection) {
+    m_word = new QComboBox(this);
+    m_word->setMinimumContentsLength(12);
+    m_word->setToolTip(tr("The word to explain (the shared selection: every panel follows)"));
+    m_layer = new QSpinBox(this);
+    m_layer->setToolTip(tr("The cross-attention map's layer"));
+    m_head = new QSpinBox(this);
+    m_head->setToolTip(tr("The cross-attention map's head"));
+    m_curves = new QCheckBox(tr("Deletion/insertion &curves"), this);
+    m_curves->setChecked(true);
+    m_curves->setToolTip(tr("Score each map by covering and restoring its most salient pixels "
+                            "(about a third of the time)"));
+    m_explain = new QPushButton(tr("Explain a&gain"), this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Word"), this));
+    controls->addWidget(m_word);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Layer"), this));
+    controls->addWidget(m_layer);
+    controls->addWidget(new QLabel(tr("Head"), this));
+    controls->addWidget(m_head);
+    controls->addSpacing(12);
+    controls->addWidget(m_curves);
+    controls->addWidget(m_explain);
+    controls->addStretch(1);
+
+    m_status = new QLabel(tr("Open an image to explain its caption's words."), this);
+    m_status->setWordWrap(true);
+    auto* grid = new QGridLayout;
+    grid->setSpacing(6);
+    const auto& methods = allExplainMethods();
+    for (size_t i = 0; i < methods.size(); ++i) {
+        auto* tile = new ExplainTile(this);
+        tile->setMinimumSize(150, 230);
+        grid->addWidget(tile, int(i / 4), int(i % 4));
+        m_tiles.push_back(tile);
+    }
+    auto* legend = new QLabel(
+        tr("Each map is the evidence for the word's probability given the words before it. "
+           "Rollout: R starts at 0; each layer R \u2190 \u00bd(I + A<sub>self</sub>) R, then "
+           "R \u2190 \u00bd(R + A<sub>cross</sub>), heads averaged. Curves: "
+           "<span style='color:#d73c32'>deletion</span> (lower area: more faithful), "
+           "<span style='color:#286ed2'>insertion</span> (higher: more faithful)."),
+        this);
+    legend->setWordWrap(true);
+    legend->setTextFormat(Qt::RichText);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_status);
+    layout->addLayout(grid, 1);
+    layout->addWidget(legend);
+
+    connect(m_word, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (!m_syncing && i >= 0)
+            m_selection->setStep(i);
+    });
+    connect(m_layer, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_syncing)
+            m_selection->setLayer(v - 1);
+    });
+    connect(m_head, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_syncing)
+            m_selection->setHead(v - 1);
+    });
+    connect(m_curves, &QCheckBox::toggled, this, [this] { request(false); });
+    connect(m_explain, &QPushButton::clicked, this, [this] { request(true); });
+    connect(m_selection, &Selection::changed, this, &ExplainPanel::followSelection);
+}
+
+ExplainOptions ExplainPanel::options() const {
+    ExplainOptions o;
+    o.word = std::max(0, m_selection->step());
+    o.layer = std::max(0, m_selection->layer());
+    o.head = std::max(0, m_selection->head());
+    o.curves = m_curves->isChecked();
+    return o;
+}
+
+QString ExplainPanel::status() const {
+    return m_status->text();
+}
+
+QString ExplainPanel::requestKey() const {
+    const ExplainOptions o = options();
+    return m_view.imageName + '\n' + QString::fromStdString(m_view.model.path) + '\n' +
+           QString::fromStdString(m_view.trace.text()) + '\n' +
+           QString::number(m_view.headsOff) +
+           QStringLiteral("|%1|%2|%3|%4").arg(o.word).arg(o.layer).arg(o.head).arg(o.curves);
+}
+
+void ExplainPanel::setView(const CaptionView& view) {
+    m_view = view;
+    m_syncing = true;
+    m_word->clear();
+    const QStringList words = outputTokens(view.trace);
+    for (int i = 0; i < words.size(); ++i)
+        m_word->addItem(QStringLiteral("%1  %2").arg(i + 1).arg(words[i]));
+    m_layer->setRange(1, std::max<int>(1, int(view.trace.layers)));
+    m_head->setRange(1, std::max<int>(1, int(view.trace.heads)));
+    m_syncing = false;
+    const bool usable = view.valid() && view.hasSpatialMemory();
+    m_explain->setEnabled(usable);
+    if (!usable)
+        m_status->setText(view.valid() ? tr("Explanations need an image model: this model "
+                                            "reads one feature vector, with no place in an image.")
+                                       : tr("Open an image to explain its caption's words."));
+    followSelection();
+}
+
+void ExplainPanel::followSelection() {
+    m_syncing = true;
+    m_word->setCurrentIndex(std::min(m_selection->step(), m_word->count() - 1));
+    m_layer->setValue(m_selection->layer() + 1);
+    m_head->setValue(std::max(0, m_selection->head()) + 1);
+    m_syncing = false;
+    request(false);
+}
+
+void ExplainPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    request(false);
+}
+
+void ExplainPanel::request(bool force) {
+    if (!isVisible() || !m_view.valid() || !m_view.hasSpatialMemory())
+        return;
+    const QString key = requestKey();
+    if (!force && key == m_requested)
+        return;
+    m_requested = key;
+    const ExplainOptions o = options();
+    m_status->setText(tr("Explaining \u201c%1\u201d\u2026")
+                          .arg(QString::fromStdString(
+                              m_view.trace.steps[size_t(std::min<int64_t>(
+                                                     o.word, int64_t(m_view.trace.steps.size()) - 1))]
+                                  .token)));
+    emit explainRequested(o);
+}
+
+void ExplainPanel::fillTile(ExplainTile* tile, const SaliencyMap& m) {
+    std::vector<float> positive(m.values.size());
+    std::transform(m.values.begin(), m.values.end(), positive.begin(),
+                   [](float v) { return std::max(v, 0.f); });
+    const float top = *std::max_element(positive.begin(), positive.end());
+    tile->map()->setContent(m_view.image, positive, unitMap(m_result, m.side), 0.75,
+                            ColourRange{0.0, top > 0 ? double(top) : 1.0},
+                            tileTitle(m, options()));
+    tile->curves()->setCurves(m.deletion, m.insertion);
+    tile->curves()->setVisible(!m.deletion.empty());
+    tile->figures()->setText(figuresText(m, !m.deletion.empty()));
+    tile->setToolTip(QString::fromStdString(explainMethodTitle(m.method)));
+}
+
+void ExplainPanel::setResult(const Explanation& result) {
+    if (QString::fromStdString(result.trace.text()) !=
+            QString::fromStdString(m_view.trace.text()) ||
+        result.word != options().word)
+        return; // an answer about a caption or word no longer on screen
+    m_result = result;
+    double total = 0;
+    for (size_t i = 0; i < m_tiles.size() && i < result.maps.size(); ++i) {
+        fillTile(m_tiles[i], result.maps[i]);
+        total += result.maps[i].milliseconds;
+    }
+    m_status->setText(tr("\u201c%1\u201d (word %2) has probability %3 given the words before "
+                         "it. %4 maps in %5 ms.")
+                          .arg(QString::fromStdString(result.token))
+                          .arg(result.word + 1)
+                          .arg(result.probability, 0, 'f', 3)
+                          .arg(result.maps.size())
+                          .arg(total, 0, 'f', 0));
+}
+
+void ExplainPanel::setFailed(const QString& message) {
+    m_requested.clear();
+    m_status->setText(tr("Could not explain: %1").arg(message));
+}
+
+} // namespace cl::ui
