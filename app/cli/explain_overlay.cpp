@@ -33,7 +33,12 @@ double sample(const SaliencyMap& m, double u, double v) {
 
 RgbImage explanationOverlay(const RgbImage& image, const Explanation& e, const SaliencyMap& map) {
     RgbImage out = image;
-    const double top = *std::max_element(map.values.begin(), map.values.end());
+    // Pixel maps (gradients) scale to their 99th percentile: a handful of pixels would
+    // otherwise leave the rest invisible.
+    std::vector<float> sorted = map.values;
+    const auto k = sorted.begin() + long(map.side >= 32 ? sorted.size() * 99 / 100 : sorted.size() - 1);
+    std::nth_element(sorted.begin(), k, sorted.end());
+    const double top = *k > 0 ? double(*k) : *std::max_element(sorted.begin(), sorted.end());
     const GridMap cells =
         gridMap(image.width, image.height, map.side, e.inputSide, e.letterboxed);
     for (int64_t y = 0; y < image.height; ++y)

@@ -3,6 +3,7 @@
 #include "model/api/scene.h"
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
+#include "model/explain/explain.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
@@ -159,6 +160,33 @@ BenchReport benchNotebook(const BenchOptions& given) {
     return r;
 }
 
+// One word's explanation (model/explain): every map, then every map with its deletion and
+// insertion curves. Autograd on, so outside inference mode.
+void benchExplain(BenchReport& r, CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                  const Scene& scene, const torch::Device& d, int runs) {
+    const auto& e = model.config().encoder;
+    explain::ExplainInput in;
+    in.x = preprocessImage(scene.rgb.data(), 128, 128, e.imageSize, e.letterbox).to(d);
+    in.imageWidth = in.imageHeight = 128;
+    in.letterboxed = e.letterbox;
+    in.startId = vocab.startId();
+    CaptionTrace trace;
+    {
+        torch::InferenceMode guard;
+        DecodeOptions opt;
+        trace = greedyDecode(model, model.memory(model.encode(in.x)), vocab, opt).front();
+    }
+    ExplainOptions eo;
+    eo.word = std::min<int64_t>(3, int64_t(trace.steps.size()) - 1);
+    eo.curves = false;
+    r.figures.push_back(timeIt("explain one word: all 8 maps", 1, std::max(3, runs / 4),
+                               [&] { explain::explainWord(model, in, trace, eo); }));
+    eo.curves = true;
+    r.figures.push_back(timeIt("explain one word: maps + deletion/insertion", 1,
+                               std::max(3, runs / 4),
+                               [&] { explain::explainWord(model, in, trace, eo); }));
+}
+
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
     const Checkpoint ck = readCheckpoint(path);
@@ -178,6 +206,7 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     r.device = o.device;
     r.threads = at::get_num_threads();
     const Scene scene = generateScene(3);
+    benchExplain(r, *model, vocab, scene, d, o.runs);
     torch::InferenceMode guard;
     r.figures.push_back(timeIt("preprocess 128x128 image", 3, o.runs, [&] {
         preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize);

@@ -31,10 +31,14 @@ struct Context {
     std::vector<LayerAttention> weights;
     torch::Tensor fill, blur;
     std::optional<GradientMaps> gradients; // one backward pass serves two methods
+    double gradientMs = 0;                 // ... and its time is each one's
 
     const GradientMaps& grads() {
-        if (!gradients)
+        if (!gradients) {
+            const auto start = std::chrono::steady_clock::now();
             gradients = gradientMaps(f, in.x);
+            gradientMs = milliseconds(start);
+        }
         return *gradients;
     }
     int64_t layer() const {
@@ -84,7 +88,9 @@ SaliencyMap explainOne(Context& c, ExplainMethod m) {
     s.method = m;
     const auto start = std::chrono::steady_clock::now();
     const torch::Tensor map = computeMap(c, m, &s.completenessGap).detach();
-    s.milliseconds = milliseconds(start);
+    s.milliseconds = m == ExplainMethod::GradInput || m == ExplainMethod::GradCam
+                         ? c.gradientMs
+                         : milliseconds(start);
     s.side = map.size(0);
     const auto values = map.to(torch::kFloat).contiguous();
     s.values.assign(values.data_ptr<float>(), values.data_ptr<float>() + values.numel());
@@ -134,7 +140,7 @@ Explanation explainWord(CaptioningTransformerImpl& model, const ExplainInput& in
     out.imageHeight = in.imageHeight;
     out.inputSide = in.x.size(2);
     out.letterboxed = in.letterboxed;
-    Context c{f, in, o, {}, backgroundFill(in.x), {}, std::nullopt};
+    Context c{f, in, o, {}, backgroundFill(in.x), {}, std::nullopt, 0};
     c.blur = blurred(in.x, o.blurSigma > 0 ? o.blurSigma : double(in.x.size(2)) / 8);
     {
         torch::NoGradGuard noGrad;

@@ -25,19 +25,35 @@ GridMap unitMap(const Explanation& e, int64_t side) {
     return {px.grid, px.x0 / w, px.y0 / h, px.cellW / w, px.cellH / h};
 }
 
+// The top of a map's colour scale: its largest value; for pixel maps (gradients) the 99th
+// percentile, as a handful of pixels would otherwise leave the rest invisible.
+double displayTop(std::vector<float> positive, int64_t side) {
+    if (positive.empty())
+        return 0;
+    if (side < 32)
+        return *std::max_element(positive.begin(), positive.end());
+    const auto k = positive.begin() + long(positive.size() * 99 / 100);
+    std::nth_element(positive.begin(), k, positive.end());
+    return *k > 0 ? double(*k) : double(*std::max_element(positive.begin(), positive.end()));
+}
+
+// At most three short lines (the pointing game, the curves' areas, time), so they fit a tile
+// in presenter mode without wrapping; the legend says what del and ins are, in their colours.
 QString figuresText(const SaliencyMap& m, bool curves) {
-    QStringList parts;
+    QStringList lines;
     if (m.pointingHit >= 0)
-        parts << (m.pointingHit ? QObject::tr("peak on the object \u2713")
+        lines << (m.pointingHit ? QObject::tr("peak on the object \u2713")
                                 : QObject::tr("peak off the object \u2717"));
     if (curves)
-        parts << QObject::tr("deletion %1 \u00b7 insertion %2")
+        lines << QObject::tr("<span style='color:#d73c32'>del</span> %1 \u00b7 "
+                             "<span style='color:#286ed2'>ins</span> %2")
                      .arg(m.deletionAuc, 0, 'f', 2)
                      .arg(m.insertionAuc, 0, 'f', 2);
+    QString last = QObject::tr("%1 ms").arg(m.milliseconds, 0, 'f', 0);
     if (m.method == ExplainMethod::IgBlack || m.method == ExplainMethod::IgBlur)
-        parts << QObject::tr("completeness gap %1 %").arg(100 * m.completenessGap, 0, 'f', 1);
-    parts << QObject::tr("%1 ms").arg(m.milliseconds, 0, 'f', 0);
-    return parts.join(QStringLiteral("\n"));
+        last = QObject::tr("gap %1 % \u00b7 %2").arg(100 * m.completenessGap, 0, 'f', 1).arg(last);
+    lines << last;
+    return lines.join(QStringLiteral("<br>"));
 }
 
 QString tileTitle(const SaliencyMap& m, const ExplainOptions& o) {
@@ -45,6 +61,10 @@ QString tileTitle(const SaliencyMap& m, const ExplainOptions& o) {
         return QObject::tr("Cross-attention %1").arg(headName(int(o.layer), int(o.head)));
     if (m.method == ExplainMethod::AttentionMean)
         return QObject::tr("Cross-attention %1").arg(headName(int(o.layer), -1));
+    if (m.method == ExplainMethod::IgBlack)
+        return QObject::tr("IG (black)"); // short: one line in presenter mode
+    if (m.method == ExplainMethod::IgBlur)
+        return QObject::tr("IG (blurred)");
     return QString::fromStdString(explainMethodTitle(m.method));
 }
 
@@ -91,8 +111,9 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     auto* legend = new QLabel(
         tr("Each map is the evidence for the word's probability given the words before it. "
            "Rollout: R starts at 0; each layer R \u2190 \u00bd(I + A<sub>self</sub>) R, then "
-           "R \u2190 \u00bd(R + A<sub>cross</sub>), heads averaged. Curves: "
-           "<span style='color:#d73c32'>deletion</span> (lower area: more faithful), "
+           "R \u2190 \u00bd(R + A<sub>cross</sub>), heads averaged. IG: Integrated Gradients "
+           "(gap: how far its sum is from the change it explains). Curves and their areas: "
+           "<span style='color:#d73c32'>deletion</span> (lower: more faithful), "
            "<span style='color:#286ed2'>insertion</span> (higher: more faithful)."),
         this);
     legend->setWordWrap(true);
@@ -195,14 +216,19 @@ void ExplainPanel::fillTile(ExplainTile* tile, const SaliencyMap& m) {
     std::vector<float> positive(m.values.size());
     std::transform(m.values.begin(), m.values.end(), positive.begin(),
                    [](float v) { return std::max(v, 0.f); });
-    const float top = *std::max_element(positive.begin(), positive.end());
+    const double top = displayTop(positive, m.side);
     tile->map()->setContent(m_view.image, positive, unitMap(m_result, m.side), 0.75,
-                            ColourRange{0.0, top > 0 ? double(top) : 1.0},
-                            tileTitle(m, options()));
+                            ColourRange{0.0, top > 0 ? top : 1.0}, tileTitle(m, options()));
     tile->curves()->setCurves(m.deletion, m.insertion);
     tile->curves()->setVisible(!m.deletion.empty());
+    // Every tile's figures take the same height, so every map is drawn at the same size.
+    tile->figures()->setMinimumHeight(3 * tile->figures()->fontMetrics().lineSpacing() + 2);
     tile->figures()->setText(figuresText(m, !m.deletion.empty()));
-    tile->setToolTip(QString::fromStdString(explainMethodTitle(m.method)));
+    tile->setToolTip(QString::fromStdString(explainMethodTitle(m.method)) +
+                     (m.deletion.empty() ? QString()
+                                         : tr("\ndeletion area %1, insertion area %2")
+                                               .arg(m.deletionAuc, 0, 'f', 3)
+                                               .arg(m.insertionAuc, 0, 'f', 3)));
 }
 
 void ExplainPanel::setResult(const Explanation& result) {

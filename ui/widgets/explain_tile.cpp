@@ -49,12 +49,14 @@ ExplainTile::ExplainTile(QWidget* parent) : QWidget(parent) {
     m_curves = new CurveStrip(this);
     m_figures = new QLabel(this);
     m_figures->setWordWrap(true);
+    m_figures->setTextFormat(Qt::RichText);
     m_figures->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
     layout->addWidget(m_map, 1);
     layout->addWidget(m_curves);
+    m_curves->hide(); // until there are curves
     layout->addWidget(m_figures);
 }
 
