@@ -1,6 +1,7 @@
 // Beam search (issue 18): width 1 is greedy decoding exactly, a wide enough beam is exhaustive
 // search, the tree is consistent, and the CLI's --beam and --length-penalty.
 #include "tests/test_util.h"
+#include "tests/cli_run.h"
 #include "model/api/captioner.h"
 #include "model/api/scene.h"
 #include "model/decode/beam.h"
@@ -42,18 +43,8 @@ RgbImage noiseImage() {
     return im;
 }
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(CL_CLI, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using cltest::runCli;
+using Run = cltest::CliRun;
 
 // A tiny random feature model: 2 words besides the 4 specials, 3 steps at most.
 struct Tiny {

@@ -1,5 +1,7 @@
 // captionlens-cli end to end: import a course state_dict, caption feature rows as Python's greedy
 // decode does, print JSON with attention, and fail with one readable line on bad input.
+#include "tests/cli_run.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,17 +14,10 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = cltest::CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(CL_CLI, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return cltest::runCli(args);
 }
 
 QString data(const char* name) {

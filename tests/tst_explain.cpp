@@ -3,6 +3,7 @@
 // against the decode's trace, rollout by hand, faithfulness curves' end points, the pointing
 // game, and captionlens-cli explain (JSON, PNG, refusals).
 #include "tests/test_util.h"
+#include "tests/cli_run.h"
 #include "model/api/captioner.h"
 #include "model/api/scene.h"
 #include "model/explain/maps.h"
@@ -35,6 +36,7 @@ class TestExplain : public QObject {
     void refusesBadRequests();
     void cliWritesJsonAndPngs();
     void cliRefusesWithOneLine();
+    void evalExplainScoresEveryMethod();
 };
 
 namespace {
@@ -98,18 +100,8 @@ std::string featureModel(const QTemporaryDir& dir) {
     return path;
 }
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(CL_CLI, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using cltest::runCli;
+using Run = cltest::CliRun;
 
 } // namespace
 
@@ -358,6 +350,37 @@ void TestExplain::cliRefusesWithOneLine() {
         runCli({"explain", "--checkpoint", QString::fromStdString(featureModel(dir)), image});
     QVERIFY(course.code != 0);
     QVERIFY(course.err.contains("image model"));
+}
+
+void TestExplain::evalExplainScoresEveryMethod() {
+    const Run r = runCli({"eval", "--checkpoint", kDefault, "--explain", "--world", "varied",
+                          "--scenes", "2", "--json"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j["scenes"].toInt(), 2);
+    QVERIFY(j["words"].toInt() >= 6); // at least "a SIZE COLOUR SHAPE" in each caption
+    const auto methods = j["methods"].toObject();
+    QCOMPARE(methods.size(), qsizetype(allExplainMethods().size()));
+    int64_t words = 0;
+    for (const auto& type : {"size", "colour", "shape", "relation"}) {
+        const auto occlusion = methods["occlusion"].toObject()[type].toObject();
+        words += occlusion["words"].toInt();
+        if (occlusion["words"].toInt() > 0) // occlusion's peak is its own
+            QCOMPARE(occlusion["peak_is_occlusion_peak"].toDouble(), 1.0);
+        for (const auto& m : methods) {
+            const double p = m.toObject()[type].toObject()["pointing"].toDouble();
+            QVERIFY(p >= 0 && p <= 1);
+        }
+    }
+    QCOMPARE(words, int64_t(j["words"].toInt()));
+    // The plain table names every method; --beam does not combine with it.
+    const Run table = runCli({"eval", "--checkpoint", kDefault, "--explain", "--scenes", "1"});
+    QVERIFY2(table.code == 0, table.err.constData());
+    QVERIFY(table.out.contains("Attention rollout") && table.out.contains("Occlusion"));
+    const Run beam =
+        runCli({"eval", "--checkpoint", kDefault, "--explain", "--beam", "3", "--scenes", "1"});
+    QVERIFY(beam.code != 0);
+    QVERIFY(beam.err.contains("--explain"));
 }
 
 QTEST_GUILESS_MAIN(TestExplain)
