@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     cl::cli::addBenchCommand(app);
     cl::cli::addCalibrateCommand(app);
     cl::cli::addExplainCommand(app);
+    cl::cli::addQkCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -21,6 +21,7 @@ void addEvalCommand(CLI::App& app);
 void addBenchCommand(CLI::App& app);
 void addCalibrateCommand(CLI::App& app);
 void addExplainCommand(CLI::App& app);
+void addQkCommand(CLI::App& app);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);

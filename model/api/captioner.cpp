@@ -3,6 +3,7 @@
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
+#include "model/explain/walkthrough.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/novelty/caption_check.h"
@@ -341,6 +342,53 @@ Explanation Captioner::explainImage(const RgbImage& image, const DecodeOptions& 
     } catch (const c10::Error& e) {
         throw std::runtime_error(std::string("explaining failed: ") + e.what_without_backtrace());
     }
+}
+
+namespace {
+
+// The walkthrough of `trace` over `memory`: the tokens fed in are <START> and the caption's
+// tokens before the last step; memory cells are labelled by grid row and column.
+AttentionWalkthrough walk(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                          const torch::Tensor& memory, const CaptionTrace& trace,
+                          const WalkthroughOptions& o) {
+    std::vector<int64_t> fed{vocab.startId()};
+    std::vector<std::string> fedLabels{"<START>"};
+    for (size_t t = 0; t + 1 < trace.steps.size(); ++t) {
+        fed.push_back(trace.steps[t].id);
+        fedLabels.push_back(trace.steps[t].token);
+    }
+    std::vector<std::string> cells;
+    const int64_t g = trace.gridSide;
+    for (int64_t i = 0; i < memory.size(1); ++i)
+        cells.push_back(g > 0 ? "row " + std::to_string(i / g + 1) + ", column " +
+                                    std::to_string(i % g + 1)
+                              : "features");
+    try {
+        return explain::walkthrough(model, memory, fed, fedLabels, cells, o);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("walkthrough failed: ") + e.what_without_backtrace());
+    }
+}
+
+} // namespace
+
+AttentionWalkthrough Captioner::walkthroughImage(const RgbImage& image,
+                                                 const DecodeOptions& decode,
+                                                 const WalkthroughOptions& o) {
+    const CaptionTrace trace = d->decodeImages({image}, decode, false).front();
+    DecodeScope scope(d->model, decode);
+    return walk(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace, o);
+}
+
+AttentionWalkthrough Captioner::walkthroughFeatures(const std::vector<float>& row,
+                                                    const DecodeOptions& decode,
+                                                    const WalkthroughOptions& o) {
+    const CaptionTrace trace = captionFeatures(row, 1, decode).front();
+    DecodeScope scope(d->model, decode);
+    const auto x = torch::from_blob(const_cast<float*>(row.data()),
+                                    {1, d->info.config.inputDim})
+                       .to(d->device);
+    return walk(*d->model, d->vocab, d->model->memory(x), trace, o);
 }
 
 } // namespace cl

@@ -6,6 +6,7 @@
 #include "model/api/explain.h"
 #include "model/api/trace.h"
 #include "model/api/vocabulary.h"
+#include "model/api/walkthrough.h"
 
 #include <memory>
 
@@ -70,6 +71,14 @@ class Captioner {
     // greedy caption, or the one options.forcedPrefix starts. Image models only.
     Explanation explainImage(const RgbImage& image, const DecodeOptions& options,
                              const ExplainOptions& explain);
+
+    // The Q . K walkthrough (api/walkthrough.h) of the caption's step options.step: the greedy
+    // caption, or the one decode.forcedPrefix starts. Images, or one feature row.
+    AttentionWalkthrough walkthroughImage(const RgbImage& image, const DecodeOptions& decode,
+                                          const WalkthroughOptions& options);
+    AttentionWalkthrough walkthroughFeatures(const std::vector<float>& row,
+                                             const DecodeOptions& decode,
+                                             const WalkthroughOptions& options);
 
   private:
     struct Impl;
