@@ -5,6 +5,7 @@
 #include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/explain_panel.h"
+#include "ui/panels/qk_dialog.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/explain_tile.h"
@@ -15,6 +16,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QTableWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
@@ -295,6 +297,28 @@ void TestGui::explainPanelExplainsTheSelectedWord() {
     QCOMPARE(panel->result().word, int64_t(3));
     QVERIFY(panel->result().maps.front().milliseconds != before ||
             panel->status().contains("probability"));
+    // Q.K: the walkthrough of the selected word, layer and head; its weights are the trace's.
+    QTest::mouseClick(panel->qkButton(), Qt::LeftButton);
+    auto* qk = panel->qkDialog();
+    QVERIFY(qk && qk->isVisible());
+    const auto& trace = m_f.window->view().trace;
+    auto* table = qk->table();
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), int(trace.steps.size()), 30000);
+    const auto sel = m_f.window->selection();
+    const int layer = sel->layer(), head = std::max(0, sel->head());
+    for (int k = 0; k < table->rowCount(); ++k) {
+        const QString weight = table->item(k, 3)->text();
+        QCOMPARE(weight == "0" && table->item(k, 2)->text() == "masked", k > 3);
+        if (k <= 3)
+            QVERIFY(std::abs(weight.toDouble() - trace.selfWeight(layer, head, 3, k)) < 1e-4);
+    }
+    QVERIFY(qk->summary().contains("block's output"));
+    // Cross-attention, picked with the keyboard: one row per grid cell.
+    qk->kindBox()->setFocus();
+    QTest::keyClick(qk->kindBox(), Qt::Key_Down);
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), int(trace.memoryTokens), 30000);
+    QCOMPARE(table->item(0, 0)->text(), QString("row 1, column 1"));
+    qk->close();
 }
 
 QTEST_MAIN(TestGui)

@@ -37,6 +37,11 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
                 throw std::runtime_error("explanations need an image model");
             return emit explained(r.id, m_model->explainImage(r.image, r.options, r.explain));
         }
+        if (r.purpose == cl::ui::CaptionRequest::Walkthrough)
+            return emit walked(r.id, imageModel ? m_model->walkthroughImage(r.image, r.options,
+                                                                            r.walkthrough)
+                                                : m_model->walkthroughFeatures(
+                                                      r.features, r.options, r.walkthrough));
         if (r.purpose == cl::ui::CaptionRequest::Beam) {
             auto beams = imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
                                     : m_model->beamFeatures(r.features, 1, r.options, r.beam);

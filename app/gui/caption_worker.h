@@ -32,16 +32,19 @@ class CaptionWorker final : public QObject {
     void captionFailed(quint64 id, const QString& message);
     void beamed(quint64 id, const cl::BeamCaption& result);
     void explained(quint64 id, const cl::Explanation& result);
+    void walked(quint64 id, const cl::AttentionWalkthrough& result);
 
   private:
     // Main and Reference share a slot (a reference belongs to the main caption it was asked for).
     static int slot(const cl::ui::CaptionRequest& r) {
         if (r.purpose == cl::ui::CaptionRequest::Explain)
             return 4;
+        if (r.purpose == cl::ui::CaptionRequest::Walkthrough)
+            return 5;
         return r.purpose == cl::ui::CaptionRequest::Beam ? 3 : r.purpose % 3;
     }
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latest[5] = {0, 0, 0, 0, 0}; // newest request id per slot
+    std::atomic<quint64> m_latest[6] = {0, 0, 0, 0, 0, 0}; // newest request id per slot
     std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 

@@ -1,6 +1,7 @@
 #include "ui/panels/explain_panel.h"
 
 #include "ui/math/attention_math.h"
+#include "ui/panels/qk_dialog.h"
 #include "ui/widgets/explain_tile.h"
 
 #include <QCheckBox>
@@ -84,6 +85,9 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     m_curves->setToolTip(tr("Score each map by covering and restoring its most salient pixels "
                             "(about a third of the time)"));
     m_explain = new QPushButton(tr("Explain a&gain"), this);
+    m_qkButton = new QPushButton(tr("Q\u00b7&K\u2026"), this);
+    m_qkButton->setToolTip(tr("How this head's weights for this word come out of the query and "
+                              "the keys, number by number"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Word"), this));
     controls->addWidget(m_word);
@@ -95,6 +99,7 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     controls->addSpacing(12);
     controls->addWidget(m_curves);
     controls->addWidget(m_explain);
+    controls->addWidget(m_qkButton);
     controls->addStretch(1);
 
     m_status = new QLabel(tr("Open an image to explain its caption's words."), this);
@@ -139,6 +144,7 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     });
     connect(m_curves, &QCheckBox::toggled, this, [this] { request(false); });
     connect(m_explain, &QPushButton::clicked, this, [this] { request(true); });
+    connect(m_qkButton, &QPushButton::clicked, this, &ExplainPanel::openWalkthrough);
     connect(m_selection, &Selection::changed, this, &ExplainPanel::followSelection);
 }
 
@@ -175,6 +181,7 @@ void ExplainPanel::setView(const CaptionView& view) {
     m_syncing = false;
     const bool usable = view.valid() && view.hasSpatialMemory();
     m_explain->setEnabled(usable);
+    m_qkButton->setEnabled(view.valid()); // feature models too
     if (!usable)
         m_status->setText(view.valid() ? tr("Explanations need an image model: this model "
                                             "reads one feature vector, with no place in an image.")
@@ -189,6 +196,39 @@ void ExplainPanel::followSelection() {
     m_head->setValue(std::max(0, m_selection->head()) + 1);
     m_syncing = false;
     request(false);
+    updateWalkthrough();
+}
+
+void ExplainPanel::openWalkthrough() {
+    if (!m_view.valid())
+        return;
+    if (!m_qk) {
+        m_qk = new QkDialog(this);
+        connect(m_qk, &QkDialog::walkthroughRequested, this,
+                &ExplainPanel::walkthroughRequested);
+    }
+    m_qk->show();
+    m_qk->raise();
+    updateWalkthrough();
+}
+
+void ExplainPanel::updateWalkthrough() {
+    if (!m_qk || !m_qk->isVisible() || !m_view.valid())
+        return;
+    const ExplainOptions o = options();
+    const int64_t step = std::min<int64_t>(o.word, int64_t(m_view.trace.steps.size()) - 1);
+    m_qk->setQuery(step, QString::fromStdString(m_view.trace.steps[size_t(step)].token), o.layer,
+                   o.head);
+}
+
+void ExplainPanel::setWalkthrough(const AttentionWalkthrough& result) {
+    if (m_qk)
+        m_qk->setResult(result);
+}
+
+void ExplainPanel::setWalkthroughFailed(const QString& message) {
+    if (m_qk)
+        m_qk->setFailed(message);
 }
 
 void ExplainPanel::showEvent(QShowEvent* event) {

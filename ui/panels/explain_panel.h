@@ -18,6 +18,7 @@ class QSpinBox;
 namespace cl::ui {
 
 class ExplainTile;
+class QkDialog;
 
 class ExplainPanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -34,9 +35,14 @@ class ExplainPanel final : public QWidget, public Panel {
     const std::vector<ExplainTile*>& tiles() const { return m_tiles; }
     QString status() const;
     const Explanation& result() const { return m_result; }
+    QPushButton* qkButton() const { return m_qkButton; }
+    QkDialog* qkDialog() const { return m_qk; } // null until first opened
+    void setWalkthrough(const AttentionWalkthrough& result);
+    void setWalkthroughFailed(const QString& message);
 
   signals:
     void explainRequested(const cl::ExplainOptions& options);
+    void walkthroughRequested(const cl::WalkthroughOptions& options);
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -46,6 +52,8 @@ class ExplainPanel final : public QWidget, public Panel {
     void request(bool force);
     QString requestKey() const;
     void fillTile(ExplainTile* tile, const SaliencyMap& map);
+    void openWalkthrough();
+    void updateWalkthrough(); // the dialog follows the selection
 
     Selection* m_selection;
     CaptionView m_view;
@@ -54,6 +62,8 @@ class ExplainPanel final : public QWidget, public Panel {
     QSpinBox* m_head;
     QCheckBox* m_curves;
     QPushButton* m_explain;
+    QPushButton* m_qkButton;
+    QkDialog* m_qk = nullptr;
     QLabel* m_status;
     std::vector<ExplainTile*> m_tiles; // one per method, in allExplainMethods() order
     Explanation m_result;

@@ -82,6 +82,8 @@ void MainWindow::buildPanels() {
     m_explainPanel = new ExplainPanel(m_selection, m_tabs);
     addPanel(QStringLiteral("explain"), m_explainPanel, tr("E&xplain"));
     connect(m_explainPanel, &ExplainPanel::explainRequested, m_session, &Session::requestExplain);
+    connect(m_explainPanel, &ExplainPanel::walkthroughRequested, m_session,
+            &Session::requestWalkthrough);
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
     connect(m_beamPanel, &BeamPanel::searchRequested, m_session, &Session::requestBeam);
     connect(m_beamPanel, &BeamPanel::hypothesisChosen, m_session, &Session::showHypothesis);
@@ -107,6 +109,13 @@ void MainWindow::connectSession() {
     });
     connect(m_session, &Session::explainReady, this, [this](const Explanation& result) {
         refreshed(m_explainPanel, QStringLiteral("explain"))->setResult(result);
+    });
+    connect(m_session, &Session::walkthroughReady, this,
+            [this](const AttentionWalkthrough& result) {
+                refreshed(m_explainPanel, QStringLiteral("explain"))->setWalkthrough(result);
+            });
+    connect(m_session, &Session::walkthroughFailed, this, [this](const QString& message) {
+        refreshed(m_explainPanel, QStringLiteral("explain"))->setWalkthroughFailed(message);
     });
     connect(m_session, &Session::explainFailed, this, [this](const QString& message) {
         refreshed(m_explainPanel, QStringLiteral("explain"))->setFailed(message);

@@ -16,7 +16,16 @@ struct CaptionRequest {
     // it. A request supersedes only older ones of its own purpose.
     // A beam search (Beam) answers with the hypotheses as well (api/beam.h).
     // An explanation (Explain) answers with the maps of one word (api/explain.h).
-    enum Purpose { Main = 0, Branch = 1, Ablation = 2, Reference = 3, Beam = 4, Explain = 5 };
+    // A walkthrough (Walkthrough) answers with one head's Q . K numbers (api/walkthrough.h).
+    enum Purpose {
+        Main = 0,
+        Branch = 1,
+        Ablation = 2,
+        Reference = 3,
+        Beam = 4,
+        Explain = 5,
+        Walkthrough = 6
+    };
     quint64 id = 0;
     int purpose = Main;
     RgbImage image;              // image models
@@ -25,6 +34,7 @@ struct CaptionRequest {
     BeamOptions beam{0, 0};  // Beam: the search's width and length penalty
     bool beamChoice = false; // Main: options.forcedPrefix is a beam hypothesis, not the user's
     ExplainOptions explain;  // Explain: the word and methods
+    WalkthroughOptions walkthrough; // Walkthrough: the layer, head, query and kind
 };
 
 struct CheckpointRequest {
@@ -65,6 +75,7 @@ struct CompareResult {
 Q_DECLARE_METATYPE(cl::CaptionTrace)
 Q_DECLARE_METATYPE(cl::BeamCaption)
 Q_DECLARE_METATYPE(cl::Explanation)
+Q_DECLARE_METATYPE(cl::AttentionWalkthrough)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
 Q_DECLARE_METATYPE(cl::ui::CheckpointRequest)

@@ -22,6 +22,7 @@ Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::CaptionTrace>();
     qRegisterMetaType<cl::BeamCaption>();
     qRegisterMetaType<cl::Explanation>();
+    qRegisterMetaType<cl::AttentionWalkthrough>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
@@ -75,6 +76,25 @@ void Session::requestExplain(const cl::ExplainOptions& options) {
         r.explain.target = explainTarget(m_view.trace.words(), options.word, *m_shown.scene);
     m_explainId = r.id;
     emit captionRequested(r);
+}
+
+void Session::requestWalkthrough(const cl::WalkthroughOptions& options) {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = makeRequest(CaptionRequest::Walkthrough, m_shown);
+    r.options.forcedPrefix.clear(); // exactly the caption on screen
+    for (const auto& s : m_view.trace.steps)
+        r.options.forcedPrefix.push_back(s.id);
+    r.walkthrough = options;
+    m_walkId = r.id;
+    emit captionRequested(r);
+}
+
+void Session::onWalked(quint64 id, const cl::AttentionWalkthrough& result) {
+    if (id == 0 || id != m_walkId)
+        return; // superseded
+    m_walkId = 0;
+    emit walkthroughReady(result);
 }
 
 void Session::onExplained(quint64 id, const cl::Explanation& result) {
@@ -182,6 +202,10 @@ void Session::onCaptionFailed(quint64 id, const QString& message) {
     if (id != 0 && id == m_explainId) {
         m_explainId = 0;
         return emit explainFailed(message);
+    }
+    if (id != 0 && id == m_walkId) {
+        m_walkId = 0;
+        return emit walkthroughFailed(message);
     }
     if (id != 0 &&
         (id == m_branchId || id == m_ablationId || id == m_referenceId || id == m_beamId)) {

@@ -45,6 +45,8 @@ class Session final : public QObject {
     // Explains a word of the caption on screen (answered through explainReady or explainFailed);
     // for a shapes scene, the word's object makes the pointing game.
     void requestExplain(const cl::ExplainOptions& options);
+    // The Q . K walkthrough of one head for a word of the caption on screen (walkthroughReady).
+    void requestWalkthrough(const cl::WalkthroughOptions& options);
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
@@ -72,6 +74,7 @@ class Session final : public QObject {
     void onCaptionFailed(quint64 id, const QString& message);
     void onBeamed(quint64 id, const cl::BeamCaption& result);
     void onExplained(quint64 id, const cl::Explanation& result);
+    void onWalked(quint64 id, const cl::AttentionWalkthrough& result);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
@@ -88,6 +91,8 @@ class Session final : public QObject {
     void beamReady(const cl::BeamCaption& result);
     void explainReady(const cl::Explanation& result);
     void explainFailed(const QString& message);
+    void walkthroughReady(const cl::AttentionWalkthrough& result);
+    void walkthroughFailed(const QString& message);
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
@@ -111,7 +116,7 @@ class Session final : public QObject {
     int m_maxLength = 30;
     quint64 m_nextId = 1;
     quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0,
-            m_explainId = 0;
+            m_explainId = 0, m_walkId = 0;
     std::vector<int64_t> m_mainPrefix; // a beam hypothesis shown instead of the greedy caption
     quint64 m_checkpointId = 0;
     QString m_checkpointPath;
