@@ -3,7 +3,6 @@
 #include "app/common/explain_json.h"
 #include "model/api/captioner.h"
 #include "model/api/files.h"
-#include "model/api/npy.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
@@ -15,6 +14,16 @@
 
 namespace cl::cli {
 
+// --word: a step index, or the first step whose word it is.
+int64_t wordIndex(const std::string& word, const CaptionTrace& trace) {
+    if (!word.empty() && word.find_first_not_of("0123456789") == std::string::npos)
+        return std::stoll(word.substr(0, 9));
+    for (size_t t = 0; t < trace.steps.size(); ++t)
+        if (trace.steps[t].token == word)
+            return static_cast<int64_t>(t);
+    throw std::invalid_argument("the caption '" + trace.text() + "' has no word '" + word + "'");
+}
+
 namespace {
 
 struct ExplainCliOptions {
@@ -25,16 +34,6 @@ struct ExplainCliOptions {
     bool json = false, noCurves = false;
     ExplainOptions explain;
 };
-
-// --word: a step index, or the first step whose word it is.
-int64_t wordIndex(const std::string& word, const CaptionTrace& trace) {
-    if (!word.empty() && word.find_first_not_of("0123456789") == std::string::npos)
-        return std::stoll(word.substr(0, 9));
-    for (size_t t = 0; t < trace.steps.size(); ++t)
-        if (trace.steps[t].token == word)
-            return static_cast<int64_t>(t);
-    throw std::invalid_argument("the caption '" + trace.text() + "' has no word '" + word + "'");
-}
 
 void printTable(const Explanation& e) {
     std::printf("caption \"%s\", word %lld \"%s\" (p = %.3f)\n", e.trace.text().c_str(),
@@ -95,102 +94,7 @@ void runExplain(ExplainCliOptions o) {
         printTable(e);
 }
 
-struct QkCliOptions {
-    std::string checkpoint, image, features, word = "0", forcePrefix;
-    int64_t row = 0;
-    bool json = false;
-    WalkthroughOptions walk;
-};
-
-nlohmann::json walkthroughToJson(const AttentionWalkthrough& w) {
-    return {{"layer", w.options.layer},     {"head", w.options.head},
-            {"step", w.options.step},       {"kind", w.options.cross ? "cross" : "self"},
-            {"head_dim", w.headDim},        {"scale", w.scale},
-            {"query", w.query},             {"keys", w.keys},
-            {"values", w.values},           {"key_labels", w.keyLabels},
-            {"dots", w.dots},               {"masked", w.masked},
-            {"scaled", w.scaled},           {"weights", w.weights},
-            {"output", w.output},           {"contribution", w.contribution},
-            {"contribution_norm", w.contributionNorm}, {"block_norm", w.blockNorm},
-            {"head_off", w.headOff},        {"ms", w.milliseconds}};
-}
-
-void printWalkthrough(const AttentionWalkthrough& w, const std::string& token) {
-    std::printf("layer %lld, head %lld, %s-attention; the query of step %lld (\"%s\")\n",
-                static_cast<long long>(w.options.layer + 1),
-                static_cast<long long>(w.options.head + 1), w.options.cross ? "cross" : "self",
-                static_cast<long long>(w.options.step), token.c_str());
-    std::printf("scores = q . k / sqrt(W/H) = q . k / %.3f, then softmax over the keys\n", w.scale);
-    std::printf("%-20s %10s %10s %9s\n", "key", "q . k", "/ scale", "weight");
-    for (size_t k = 0; k < w.dots.size(); ++k) {
-        if (w.masked[k]) {
-            std::printf("%-20s %10.3f %10s %9s\n", w.keyLabels[k].c_str(), w.dots[k], "masked",
-                        "0");
-            continue;
-        }
-        std::printf("%-20s %10.3f %10.3f %9.4f\n", w.keyLabels[k].c_str(), w.dots[k],
-                    w.scaled[k], w.weights[k]);
-    }
-    std::printf("the head adds a vector of length %.3f to the block's output of length %.3f%s\n",
-                w.contributionNorm, w.blockNorm, w.headOff ? " (switched off)" : "");
-}
-
-void runQk(QkCliOptions o) {
-    auto model = Captioner::open(o.checkpoint);
-    DecodeOptions d;
-    d.forcedPrefix = model->vocab().encode(o.forcePrefix);
-    const bool imageModel = model->info().config.memory == MemoryKind::ImageGrid;
-    if (imageModel == o.image.empty() || (!imageModel && o.features.empty()))
-        throw std::invalid_argument(imageModel ? "this model captions images: give an image file"
-                                               : "this model reads feature vectors: give "
-                                                 "--features FILE.npy [--row R]");
-    std::vector<float> row;
-    RgbImage image;
-    if (imageModel) {
-        auto loaded = loadImage(QString::fromStdString(o.image));
-        if (!loaded.ok())
-            throw std::runtime_error(loaded.error.toStdString());
-        image = std::move(loaded.rgb);
-    } else {
-        const NpyMatrix m = readNpy(o.features);
-        if (o.row < 0 || o.row >= m.rows || m.cols != model->info().config.inputDim)
-            throw std::invalid_argument(o.features + " has no row " + std::to_string(o.row) +
-                                        " of width " +
-                                        std::to_string(model->info().config.inputDim));
-        row = m.finiteRows(o.row, 1, o.features);
-    }
-    const CaptionTrace trace = imageModel ? model->captionImages({image}, d).front()
-                                          : model->captionFeatures(row, 1, d).front();
-    o.walk.step = wordIndex(o.word, trace);
-    const AttentionWalkthrough w = imageModel ? model->walkthroughImage(image, d, o.walk)
-                                              : model->walkthroughFeatures(row, d, o.walk);
-    if (!o.json)
-        return printWalkthrough(w, trace.steps[size_t(o.walk.step)].token);
-    auto j = walkthroughToJson(w);
-    j["caption"] = trace.text();
-    j["token"] = trace.steps[size_t(o.walk.step)].token;
-    std::cout << j.dump() << "\n";
-}
-
 } // namespace
-
-void addQkCommand(CLI::App& app) {
-    static QkCliOptions o;
-    auto* cmd = app.add_subcommand(
-        "qk", "How one head's attention weights come out of Q and K, for one query word");
-    cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file")->required();
-    cmd->add_option("image", o.image, "Image file (image models)");
-    cmd->add_option("--features", o.features, "NumPy .npy of feature rows (feature models)");
-    cmd->add_option("--row", o.row, "With --features: the row")->capture_default_str();
-    cmd->add_option("--word", o.word, "The query: its step in the caption (0 first) or the word")
-        ->capture_default_str();
-    cmd->add_option("--layer", o.walk.layer, "Layer (0 first)")->capture_default_str();
-    cmd->add_option("--head", o.walk.head, "Head (0 first)")->capture_default_str();
-    cmd->add_flag("--cross", o.walk.cross, "Cross-attention over the image (default: self)");
-    cmd->add_option("--force-prefix", o.forcePrefix, "The caption these words start");
-    cmd->add_flag("--json", o.json, "Every number as one JSON object");
-    cmd->callback([] { runQk(o); });
-}
 
 void addExplainCommand(CLI::App& app) {
     static ExplainCliOptions o;

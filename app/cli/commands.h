@@ -1,10 +1,12 @@
 #pragma once
 // Each subcommand registers its options and callback on the CLI11 app. Callbacks throw
 // std::exception on failure; cli_main turns that into one line on stderr and exit code 1.
+#include <cstdint>
 #include <string>
 
 namespace cl {
 struct RgbImage;
+struct CaptionTrace;
 }
 namespace CLI {
 class App;
@@ -22,6 +24,10 @@ void addBenchCommand(CLI::App& app);
 void addCalibrateCommand(CLI::App& app);
 void addExplainCommand(CLI::App& app);
 void addQkCommand(CLI::App& app);
+
+// --word I|WORD: a caption step's index (0 first), or the first step whose token it is; throws
+// naming the caption otherwise.
+int64_t wordIndex(const std::string& word, const CaptionTrace& trace);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);
