@@ -64,13 +64,18 @@ void Session::showHypothesis(const std::vector<int64_t>& ids) {
     recaption();
 }
 
-void Session::requestExplain(const cl::ExplainOptions& options) {
-    if (!m_view.valid())
-        return;
-    CaptionRequest r = makeRequest(CaptionRequest::Explain, m_shown);
+CaptionRequest Session::onScreenRequest(int purpose) {
+    CaptionRequest r = makeRequest(purpose, m_shown);
     r.options.forcedPrefix.clear(); // exactly the caption on screen
     for (const auto& s : m_view.trace.steps)
         r.options.forcedPrefix.push_back(s.id);
+    return r;
+}
+
+void Session::requestExplain(const cl::ExplainOptions& options) {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = onScreenRequest(CaptionRequest::Explain);
     r.explain = options;
     if (m_shown.scene)
         r.explain.target = explainTarget(m_view.trace.words(), options.word, *m_shown.scene);
@@ -81,10 +86,7 @@ void Session::requestExplain(const cl::ExplainOptions& options) {
 void Session::requestWalkthrough(const cl::WalkthroughOptions& options) {
     if (!m_view.valid())
         return;
-    CaptionRequest r = makeRequest(CaptionRequest::Walkthrough, m_shown);
-    r.options.forcedPrefix.clear(); // exactly the caption on screen
-    for (const auto& s : m_view.trace.steps)
-        r.options.forcedPrefix.push_back(s.id);
+    CaptionRequest r = onScreenRequest(CaptionRequest::Walkthrough);
     r.walkthrough = options;
     m_walkId = r.id;
     emit captionRequested(r);

@@ -104,6 +104,8 @@ class Session final : public QObject {
 
   private:
     CaptionRequest makeRequest(int purpose, const CaptionInput& input);
+    // A request about the caption on screen: its tokens forced, so the worker sees exactly it.
+    CaptionRequest onScreenRequest(int purpose);
     void finishLessonStage();
 
     CaptionView m_view;
