@@ -356,12 +356,13 @@ void TestExplain::cliRefusesWithOneLine() {
 }
 
 void TestExplain::evalExplainScoresEveryMethod() {
+    // Seeds 14 and 15 of the varied world hold one object each: few words, quick under ASan.
     const Run r = runCli({"eval", "--checkpoint", kDefault, "--explain", "--world", "varied",
-                          "--scenes", "2", "--json"});
+                          "--first-seed", "14", "--scenes", "2", "--json"});
     QVERIFY2(r.code == 0, r.err.constData());
     const auto j = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(j["scenes"].toInt(), 2);
-    QVERIFY(j["words"].toInt() >= 6); // at least "a SIZE COLOUR SHAPE" in each caption
+    QVERIFY(j["words"].toInt() >= 3); // at least one "a SIZE COLOUR SHAPE"
     const auto methods = j["methods"].toObject();
     QCOMPARE(methods.size(), qsizetype(allExplainMethods().size()));
     int64_t words = 0;
@@ -377,7 +378,8 @@ void TestExplain::evalExplainScoresEveryMethod() {
     }
     QCOMPARE(words, int64_t(j["words"].toInt()));
     // The plain table names every method; --beam does not combine with it.
-    const Run table = runCli({"eval", "--checkpoint", kDefault, "--explain", "--scenes", "1"});
+    const Run table = runCli({"eval", "--checkpoint", kDefault, "--explain", "--world", "varied",
+                              "--first-seed", "16", "--scenes", "1"});
     QVERIFY2(table.code == 0, table.err.constData());
     QVERIFY(table.out.contains("Attention rollout") && table.out.contains("Occlusion"));
     const Run beam =
