@@ -165,19 +165,22 @@ CourseBrowser::CourseBrowser(QWidget* parent, const QString& imageCacheDir)
     layout->addLayout(body, 1);
     resize(980, 560);
 
-    connect(m_search, &QLineEdit::textChanged, m_proxy,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filtering = true;
+        m_proxy->setFilterFixedString(text);
+        m_filtering = false;
+    });
     connect(m_split, &QComboBox::currentTextChanged, this, [this] {
         if (!m_listing.folder.isEmpty() && m_split->currentText() != m_listing.split)
             open(m_listing.folder);
     });
     // A click, or the arrow keys in the list; not the current row moving because a search
-    // filtered it away (that captioned images nobody chose).
+    // filtered it away (that captioned images nobody chose), even with the list focused.
     connect(m_table, &QTableView::clicked, this,
             [this](const QModelIndex& index) { choose(index.row()); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& index) {
-                if (index.isValid() && m_table->hasFocus())
+                if (index.isValid() && m_table->hasFocus() && !m_filtering)
                     choose(index.row());
             });
     connect(m_fetcher, &ImageFetcher::fetched, this, &CourseBrowser::showPhoto);

@@ -82,6 +82,7 @@ class CourseBrowser final : public QDialog {
     QString m_scoreWith; // the checkpoint to score the listing with, once there is one
     qint64 m_current = -1;
     bool m_loading = false;
+    bool m_filtering = false; // the search is filtering the list: its current row moves
     QComboBox* m_split;
     QLineEdit* m_search;
     QLabel* m_folder;
