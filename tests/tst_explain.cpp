@@ -2,14 +2,14 @@
 // Integrated Gradients' completeness, occlusion against a direct re-run per cell, attention maps
 // against the decode's trace, rollout by hand, faithfulness curves' end points, the pointing
 // game, and captionlens-cli explain (JSON, PNG, refusals).
-#include "tests/test_util.h"
-#include "tests/cli_run.h"
 #include "model/api/captioner.h"
 #include "model/api/scene.h"
 #include "model/explain/maps.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/image_encoder.h"
+#include "tests/cli_run.h"
+#include "tests/test_util.h"
 
 #include <QImage>
 #include <QJsonArray>
@@ -40,6 +40,8 @@ class TestExplain : public QObject {
     void walkthroughIsTheTrace();
     void walkthroughOfAFeatureModel();
     void cliQk();
+    void headImportanceIsEachAblation();
+    void evalHeadImportance();
 };
 
 namespace {
@@ -126,10 +128,8 @@ void TestExplain::gradInputMatchesFiniteDifferences() {
             (f.logProb(x + eps * d) - f.logProb(x - eps * d)).item<double>() / (2 * eps);
         const double g = maps.gradInput.view({-1})[i].item<double>();
         QVERIFY2(std::abs(fd - g) <= 1e-6 + 1e-5 * std::abs(fd),
-                 qPrintable(QString("pixel %1: finite difference %2, autograd %3")
-                                .arg(i)
-                                .arg(fd)
-                                .arg(g)));
+                 qPrintable(
+                     QString("pixel %1: finite difference %2, autograd %3").arg(i).arg(fd).arg(g)));
     }
 }
 
@@ -164,11 +164,10 @@ void TestExplain::occlusionMatchesDirectRerun() {
     Default d;
     c10::InferenceMode inference;
     const auto x = d.input(sceneImage(5));
-    const explain::WordObjective f{*d.model,
-                                   torch::tensor({d.vocab.startId(), d.vocab.encode("a")[0]},
-                                                 torch::kLong)
-                                       .view({1, -1}),
-                                   d.vocab.encode("large")[0]};
+    const explain::WordObjective f{
+        *d.model,
+        torch::tensor({d.vocab.startId(), d.vocab.encode("a")[0]}, torch::kLong).view({1, -1}),
+        d.vocab.encode("large")[0]};
     const auto fill = explain::backgroundFill(x);
     const auto map = explain::occlusionMap(f, x, fill, 8);
     const double p = f.logProb(x).exp().item<double>();
@@ -229,9 +228,9 @@ void TestExplain::curvesStartAndEndRight() {
     Default d;
     c10::InferenceMode inference;
     const auto x = d.input(sceneImage(4));
-    const explain::WordObjective f{
-        *d.model, torch::tensor({d.vocab.startId()}, torch::kLong).view({1, -1}),
-        d.vocab.encode("a")[0]};
+    const explain::WordObjective f{*d.model,
+                                   torch::tensor({d.vocab.startId()}, torch::kLong).view({1, -1}),
+                                   d.vocab.encode("a")[0]};
     const auto fill = explain::backgroundFill(x), blur = explain::blurred(x, 8);
     const auto map = torch::rand({8, 8});
     const auto c = explain::faithfulness(f, x, fill, blur, map, 4);
@@ -240,8 +239,7 @@ void TestExplain::curvesStartAndEndRight() {
     QVERIFY(std::abs(c.deletion.front() - p) < 1e-5);
     QVERIFY(std::abs(c.insertion.back() - p) < 1e-5);
     QVERIFY(std::abs(c.insertion.front() - f.logProb(blur).exp().item<double>()) < 1e-5);
-    QVERIFY(std::abs(c.deletion.back() - f.logProb(fill.expand_as(x)).exp().item<double>()) <
-            1e-5);
+    QVERIFY(std::abs(c.deletion.back() - f.logProb(fill.expand_as(x)).exp().item<double>()) < 1e-5);
     QCOMPARE(explain::areaUnder({1, 0}), 0.5);
     QCOMPARE(explain::areaUnder({1, 1, 0}), 0.75);
 }
@@ -338,11 +336,8 @@ void TestExplain::cliRefusesWithOneLine() {
     const QString image = dir.filePath("scene.png");
     QCOMPARE(runCli({"scene", "--seed", "6", "--world", "varied", "-o", image}).code, 0);
     const QList<QStringList> bad = {
-        {"--word", "giraffe"},
-        {"--word", "40"},
-        {"--method", "saliency"},
-        {"--target", "1,2,3"},
-        {"--head", "9"},
+        {"--word", "giraffe"}, {"--word", "40"}, {"--method", "saliency"},
+        {"--target", "1,2,3"}, {"--head", "9"},
     };
     for (const auto& extra : bad) {
         const Run r = runCli(QStringList{"explain", "--checkpoint", kDefault, image} + extra);
@@ -458,6 +453,13 @@ void TestExplain::walkthroughOfAFeatureModel() {
     for (int64_t k = 0; k <= last; ++k)
         QVERIFY(std::abs(self.weights[size_t(k)] - trace.selfWeight(0, 1, last, k)) < 1e-6);
     QCOMPARE(QString::fromStdString(self.keyLabels[0]), QString("<START>"));
+    // Head importance reads feature rows too: row 0 of its batch is the caption as decoded.
+    const HeadImportance hi = model->headImportanceFeatures(row, {});
+    QCOMPARE(hi.drop.size(), size_t(trace.layers * 2 * trace.heads));
+    double logp = 0;
+    for (const auto& s : trace.steps)
+        logp += std::log(double(s.prob));
+    QVERIFY(std::abs(hi.logProb - logp) < 1e-3);
 }
 
 void TestExplain::cliQk() {
@@ -477,6 +479,112 @@ void TestExplain::cliQk() {
     const Run bad = runCli({"qk", "--checkpoint", kDefault, image, "--head", "7"});
     QVERIFY(bad.code != 0);
     QVERIFY(bad.err.contains("head 7 is outside 0..3"));
+}
+
+namespace {
+
+double logProbOf(const CaptionTrace& t) {
+    double sum = 0;
+    for (const auto& s : t.steps)
+        sum += std::log(double(s.prob));
+    return sum;
+}
+
+// The first step where two captions differ (a token, or one ends first); -1 when equal.
+int64_t firstDifference(const CaptionTrace& a, const CaptionTrace& b) {
+    const size_t n = std::min(a.steps.size(), b.steps.size());
+    for (size_t t = 0; t < n; ++t)
+        if (a.steps[t].id != b.steps[t].id)
+            return int64_t(t);
+    return a.steps.size() == b.steps.size() ? -1 : int64_t(n);
+}
+
+} // namespace
+
+// Every head's drop, computed as one batch, equals switching that head off alone and scoring
+// the caption teacher-forced; changesAt is where greedy decoding without it departs.
+void TestExplain::headImportanceIsEachAblation() {
+    auto model = Captioner::open(kDefault);
+    int changing = 0;
+    for (uint64_t seed : {2, 11}) {
+        const RgbImage image = sceneImage(seed);
+        const CaptionTrace every = model->captionImages({image}, {}).front();
+        const size_t n = size_t(every.layers * 2 * every.heads);
+        DecodeOptions some; // heads switched off on screen do not change the costs
+        some.headsOff.assign(n, 0);
+        some.headsOff[0] = 1;
+        const HeadImportance hi = model->headImportanceImage(image, some);
+        QCOMPARE(hi.drop.size(), n);
+        QCOMPARE(hi.tokens.size(), every.steps.size());
+        QCOMPARE(hi.tokens.back(), every.steps.back().token);
+        QVERIFY(std::abs(hi.logProb - logProbOf(every)) < 1e-3);
+        std::vector<int64_t> ids;
+        for (const auto& s : every.steps)
+            ids.push_back(s.id);
+        for (size_t i = 0; i < n; ++i) {
+            DecodeOptions off;
+            off.headsOff.assign(n, 0);
+            off.headsOff[i] = 1;
+            const CaptionTrace greedy = model->captionImages({image}, off).front();
+            off.forcedPrefix = ids;
+            const CaptionTrace forced = model->captionImages({image}, off).front();
+            QCOMPARE(forced.steps.size(), ids.size());
+            const double drop = hi.logProb - logProbOf(forced);
+            QVERIFY2(std::abs(drop - hi.drop[i]) < 1e-3,
+                     qPrintable(QString("seed %1 head %2: batch %3, alone %4")
+                                    .arg(seed)
+                                    .arg(i)
+                                    .arg(hi.drop[i])
+                                    .arg(drop)));
+            QCOMPARE(hi.changesAt[i], firstDifference(greedy, every));
+            changing += hi.changesAt[i] >= 0;
+        }
+        // A forced prefix is kept as it is: no head changes a forced word.
+        DecodeOptions prefix;
+        prefix.forcedPrefix = ids;
+        const HeadImportance all = model->headImportanceImage(image, prefix);
+        for (size_t i = 0; i < n; ++i) {
+            QCOMPARE(all.changesAt[i], int64_t(-1));
+            QVERIFY(std::abs(all.drop[i] - hi.drop[i]) < 1e-6);
+        }
+    }
+    QVERIFY(changing > 0); // some head matters on these scenes: the comparison above is real
+}
+
+void TestExplain::evalHeadImportance() {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("model.pt");
+    QVERIFY(QFile::copy(kDefault, copy));
+    QFile(copy).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    const Run r = runCli(
+        {"eval", "--checkpoint", copy, "--head-importance", "--scenes", "6", "--json", "--store"});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const auto j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j["scenes"].toInt(), 6);
+    const auto heads = j["heads_by_name"].toArray();
+    QCOMPARE(heads.size(), qsizetype(j["layers"].toInt() * 2 * j["heads"].toInt()));
+    QCOMPARE(heads[0].toObject()["name"].toString(), QString("layer 1 self H1"));
+    QCOMPARE(heads[heads.size() - 1].toObject()["kind"].toString(), QString("cross"));
+    for (const auto& h : heads) {
+        const double exact = h.toObject()["exact_without"].toDouble(-1);
+        QVERIFY(exact >= 0 && exact <= 1);
+        QVERIFY(std::isfinite(h.toObject()["mean_drop"].toDouble()));
+    }
+    // Stored for the Heads panel: info reads it back.
+    const Run info = runCli({"info", copy, "--json"});
+    QVERIFY2(info.code == 0, info.err.constData());
+    const auto stored = QJsonDocument::fromJson(info.out).object()["metadata"].toObject();
+    QCOMPARE(stored["head_importance"].toObject()["heads_by_name"].toArray().size(), heads.size());
+    // The table: most important first.
+    const Run table =
+        runCli({"eval", "--checkpoint", kDefault, "--head-importance", "--scenes", "2"});
+    QVERIFY2(table.code == 0, table.err.constData());
+    QVERIFY(table.out.contains("head switched off"));
+    QCOMPARE(table.out.count("layer "), heads.size());
+    const Run both = runCli({"eval", "--checkpoint", kDefault, "--head-importance", "--explain"});
+    QVERIFY(both.code != 0);
+    QVERIFY(both.err.contains("--head-importance"));
+    QCOMPARE(both.err.count('\n'), 1);
 }
 
 QTEST_GUILESS_MAIN(TestExplain)

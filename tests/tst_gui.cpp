@@ -5,10 +5,12 @@
 #include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/explain_panel.h"
+#include "ui/panels/heads_panel.h"
 #include "ui/panels/qk_dialog.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/explain_tile.h"
+#include "ui/widgets/head_cost_chart.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/word_chips.h"
 
@@ -16,10 +18,10 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
-#include <QTableWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTreeWidget>
 
 using namespace cl;
@@ -40,6 +42,7 @@ class TestGui : public QObject {
     void outOfWorldImageSaysSo();
     void beamHypothesisShowsEverywhere();
     void explainPanelExplainsTheSelectedWord();
+    void headsPanelShowsWhatEachHeadCosts();
 
   private:
     bool openAndWait(const QString& image) { return m_f.openAndWait(image); }
@@ -197,7 +200,6 @@ void TestGui::exportsPngAndCsv() {
     QVERIFY2(name.startsWith("scene8-attention-L2-H3-") && name.endsWith(".png"), qPrintable(name));
 }
 
-
 // The bundled model carries its world statistics: a scene of its world shows no notice, a noise
 // image shows the one sentence, and the next in-world image takes it away again.
 void TestGui::outOfWorldImageSaysSo() {
@@ -319,6 +321,61 @@ void TestGui::explainPanelExplainsTheSelectedWord() {
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), int(trace.memoryTokens), 30000);
     QCOMPARE(table->item(0, 0)->text(), QString("row 1, column 1"));
     qk->close();
+}
+
+void TestGui::headsPanelShowsWhatEachHeadCosts() {
+    m_f.window->openRandomScene(4);
+    QTRY_VERIFY_WITH_TIMEOUT(m_f.window->view().valid() && !m_f.window->busy(), 30000);
+    const CaptionTrace every = m_f.window->view().trace;
+    m_f.window->showPanel("heads");
+    auto* panel = m_f.window->headsPanel();
+    auto* chart = panel->costChart();
+    const int count = m_f.window->view().headCount();
+    // Asked for as the panel shows; every head gets a row and, beside its box, its figure.
+    QTRY_COMPARE_WITH_TIMEOUT(int(chart->costs().drop.size()), count, 30000);
+    const ui::HeadCosts costs = chart->costs();
+    for (int l = 0; l < int(every.layers); ++l)
+        for (int kind = 0; kind < 2; ++kind)
+            for (int h = 0; h < int(every.heads); ++h) {
+                const size_t i = size_t((l * 2 + kind) * every.heads + h);
+                QCOMPARE(panel->costLabel(l, kind, h)->text(),
+                         QString::number(costs.drop[i], 'f', 2));
+            }
+    QVERIFY(panel->importanceText().contains("costs the most"));
+    // The chart fills the page rather than leaving it empty.
+    QVERIFY(chart->height() >= 160);
+    QCOMPARE(chart->headAtSlot(0), 0); // the model's order first
+    // One click sorts by importance: the top row is the costliest head.
+    QTest::mouseClick(panel->sortButton(), Qt::LeftButton);
+    QVERIFY(chart->sorted());
+    const int top = chart->headAtSlot(0);
+    for (size_t i = 0; i < costs.drop.size(); ++i)
+        QVERIFY(costs.drop[size_t(top)] >= costs.drop[i]);
+    // A click on its bar, where a person clicks, switches that head (and only it) off.
+    chart->replot();
+    QTest::mouseClick(chart, Qt::LeftButton, {}, chart->slotCentre(top));
+    QTRY_COMPARE_WITH_TIMEOUT(m_f.window->view().headsOff, 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy(), 30000);
+    std::vector<uint8_t> off(size_t(count), 0);
+    off[size_t(top)] = 1;
+    QCOMPARE(panel->headsOff(), off);
+    // The figure is what the ablated model says: without the head the caption either changes
+    // (orange) or keeps its words with log-probability lower by exactly the drop.
+    const CaptionTrace& ablated = m_f.window->view().trace;
+    if (costs.changes[size_t(top)]) {
+        QVERIFY(ablated.text() != every.text());
+    } else {
+        QCOMPARE(ablated.text(), every.text());
+        double before = 0, after = 0;
+        for (size_t t = 0; t < every.steps.size(); ++t) {
+            before += std::log(double(every.steps[t].prob));
+            after += std::log(double(ablated.steps[t].prob));
+        }
+        QVERIFY2(std::abs((before - after) - costs.drop[size_t(top)]) < 1e-3,
+                 qPrintable(QString("%1 vs %2").arg(before - after).arg(costs.drop[size_t(top)])));
+    }
+    // The costs do not depend on the heads switched off: nothing is asked again.
+    QCOMPARE(chart->costs().drop, costs.drop);
 }
 
 QTEST_MAIN(TestGui)

@@ -5,14 +5,17 @@
 #include "tests/gui_fixture.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/explain_panel.h"
+#include "ui/panels/heads_panel.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/widgets/attention_tile.h"
+#include "ui/widgets/head_cost_chart.h"
 #include "ui/widgets/heatmap_plot.h"
 
 #include <QTabBar>
 #include <QTabWidget>
 #include <QAbstractButton>
 #include <QLabel>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
 #include <QTableWidget>
@@ -194,6 +197,10 @@ void TestLayout::everyPanelFits() {
     w->showPanel(panel);
     if (panel == "explain") // its maps arrive from the worker
         QTRY_VERIFY_WITH_TIMEOUT(!w->explainPanel()->result().maps.empty(), 60000);
+    if (panel == "heads") { // its costs arrive from the worker; sorted, the title is longest
+        QTRY_VERIFY_WITH_TIMEOUT(!w->headsPanel()->costChart()->costs().drop.empty(), 60000);
+        w->headsPanel()->sortButton()->setChecked(true);
+    }
     QTest::qWait(150); // queued replots, layouts
     const QRect screen = w->screen()->availableGeometry();
     QVERIFY2(screen.width() >= w->width() && screen.height() >= w->height(),

@@ -261,7 +261,7 @@ void runSuite(Captioner& model, const std::string& dir, bool json) {
 void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
     static EvalOptions o;
-    static bool json = false, store = false, explain = false;
+    static bool json = false, store = false, explain = false, heads = false;
     static std::string data, split = "val", suite;
     static int64_t limit = 0;
     auto* cmd = app.add_subcommand(
@@ -296,6 +296,10 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_flag("--explain", explain,
                   "Score every explanation method (pointing game, deletion/insertion AUC, "
                   "agreement with occlusion) per word type; 50 scenes unless --scenes");
+    cmd->add_flag("--head-importance", heads,
+                  "What switching each head off alone costs: the caption's log-probability "
+                  "drop and exact match without it (varied world, 200 scenes unless --scenes "
+                  "or --world); with --store, kept for the Heads panel");
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline)");
@@ -312,6 +316,9 @@ void addEvalCommand(CLI::App& app) {
             throw std::invalid_argument(
                 "--explain scores held-out shapes scenes: not with --beam, --store, --data or "
                 "--suite");
+        if (heads && (explain || o.beam.width > 0 || !data.empty() || !suite.empty()))
+            throw std::invalid_argument("--head-importance scores held-out shapes scenes: not "
+                                        "with --explain, --beam, --data or --suite");
         auto model = Captioner::open(checkpoint);
         if (!data.empty())
             return runCourseEval(*model, data, split, limit, json, store, checkpoint);
@@ -320,6 +327,13 @@ void addEvalCommand(CLI::App& app) {
         if (model->info().config.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument("this is a feature model: evaluate it on the course's "
                                         "data with --data DIR (coco_captioning)");
+        if (heads) {
+            HeadImportanceEvalOptions h;
+            h.scenes = cmd->count("--scenes") ? o.scenes : 200;
+            h.firstSeed = o.firstSeed;
+            h.world = cmd->count("--world") ? o.world : World::Varied;
+            return runHeadImportanceEval(*model, h, json, store ? checkpoint : std::string());
+        }
         if (explain) {
             if (cmd->count("--scenes") == 0)
                 o.scenes = 50;

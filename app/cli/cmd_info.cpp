@@ -42,6 +42,12 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
         checkJsonBudget(info.meta.evalJson, 32, 1u << 20, "the checkpoint's stored eval figures");
         j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
     }
+    if (!info.meta.headImportanceJson.empty()) {
+        checkJsonBudget(info.meta.headImportanceJson, 32, 1u << 20,
+                        "the checkpoint's stored head importance");
+        j["metadata"]["head_importance"] =
+            nlohmann::json::parse(info.meta.headImportanceJson, nullptr, false);
+    }
     return j;
 }
 

@@ -7,6 +7,8 @@
 namespace cl {
 struct RgbImage;
 struct CaptionTrace;
+class Captioner;
+struct HeadImportanceEvalOptions;
 }
 namespace CLI {
 class App;
@@ -28,6 +30,10 @@ void addQkCommand(CLI::App& app);
 // --word I|WORD: a caption step's index (0 first), or the first step whose token it is; throws
 // naming the caption otherwise.
 int64_t wordIndex(const std::string& word, const CaptionTrace& trace);
+
+// eval --head-importance (eval_heads.cpp); `storeIn` non-empty: also kept in that checkpoint.
+void runHeadImportanceEval(Captioner& model, const HeadImportanceEvalOptions& o, bool json,
+                           const std::string& storeIn);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);

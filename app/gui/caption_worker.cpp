@@ -42,6 +42,11 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
                                                                             r.walkthrough)
                                                 : m_model->walkthroughFeatures(
                                                       r.features, r.options, r.walkthrough));
+        if (r.purpose == cl::ui::CaptionRequest::HeadImportance)
+            return emit headsScored(r.id, imageModel
+                                              ? m_model->headImportanceImage(r.image, r.options)
+                                              : m_model->headImportanceFeatures(r.features,
+                                                                                r.options));
         if (r.purpose == cl::ui::CaptionRequest::Beam) {
             auto beams = imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
                                     : m_model->beamFeatures(r.features, 1, r.options, r.beam);

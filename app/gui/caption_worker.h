@@ -33,6 +33,7 @@ class CaptionWorker final : public QObject {
     void beamed(quint64 id, const cl::BeamCaption& result);
     void explained(quint64 id, const cl::Explanation& result);
     void walked(quint64 id, const cl::AttentionWalkthrough& result);
+    void headsScored(quint64 id, const cl::HeadImportance& result);
 
   private:
     // Main and Reference share a slot (a reference belongs to the main caption it was asked for).
@@ -41,10 +42,12 @@ class CaptionWorker final : public QObject {
             return 4;
         if (r.purpose == cl::ui::CaptionRequest::Walkthrough)
             return 5;
+        if (r.purpose == cl::ui::CaptionRequest::HeadImportance)
+            return 6;
         return r.purpose == cl::ui::CaptionRequest::Beam ? 3 : r.purpose % 3;
     }
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latest[6] = {0, 0, 0, 0, 0, 0}; // newest request id per slot
+    std::atomic<quint64> m_latest[7] = {0, 0, 0, 0, 0, 0, 0}; // newest request id per slot
     std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 

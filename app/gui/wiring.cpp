@@ -114,6 +114,7 @@ ModelThread::ModelThread(ui::MainWindow& window)
     queue(m_worker, &W::beamed, session, &S::onBeamed, m_windowCourier);
     queue(m_worker, &W::explained, session, &S::onExplained, m_windowCourier);
     queue(m_worker, &W::walked, session, &S::onWalked, m_windowCourier);
+    queue(m_worker, &W::headsScored, session, &S::onHeadsScored, m_windowCourier);
     queue(m_worker, &W::checkpointOpened, session, &S::onCheckpointOpened, m_windowCourier);
     queue(m_worker, &W::checkpointFailed, session, &S::onCheckpointFailed, m_windowCourier);
     m_thread.start();

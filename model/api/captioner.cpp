@@ -3,6 +3,7 @@
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
+#include "model/explain/head_importance.h"
 #include "model/explain/walkthrough.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -127,9 +128,8 @@ struct Captioner::Impl {
         for (const auto& im : images) {
             if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
                 throw std::invalid_argument("image pixel buffer does not match its size");
-            batch.push_back(
-                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder.imageSize,
-                                c.encoder.letterbox));
+            batch.push_back(preprocessImage(im.pixels.data(), im.height, im.width,
+                                            c.encoder.imageSize, c.encoder.letterbox));
         }
         return torch::cat(batch, 0).to(device);
     }
@@ -327,7 +327,7 @@ std::vector<BeamCaption> Captioner::beamFeatures(const std::vector<float>& rows,
 }
 
 Explanation Captioner::explainImage(const RgbImage& image, const DecodeOptions& options,
-                                   const ExplainOptions& explain) {
+                                    const ExplainOptions& explain) {
     const CaptionTrace trace = d->decodeImages({image}, options, false).front();
     explain::checkExplainOptions(d->info.config, trace, explain);
     DecodeScope scope(d->model, options, /*inference=*/false);
@@ -372,8 +372,7 @@ AttentionWalkthrough walk(CaptioningTransformerImpl& model, const Vocabulary& vo
 
 } // namespace
 
-AttentionWalkthrough Captioner::walkthroughImage(const RgbImage& image,
-                                                 const DecodeOptions& decode,
+AttentionWalkthrough Captioner::walkthroughImage(const RgbImage& image, const DecodeOptions& decode,
                                                  const WalkthroughOptions& o) {
     const CaptionTrace trace = d->decodeImages({image}, decode, false).front();
     DecodeScope scope(d->model, decode);
@@ -385,10 +384,48 @@ AttentionWalkthrough Captioner::walkthroughFeatures(const std::vector<float>& ro
                                                     const WalkthroughOptions& o) {
     const CaptionTrace trace = captionFeatures(row, 1, decode).front();
     DecodeScope scope(d->model, decode);
-    const auto x = torch::from_blob(const_cast<float*>(row.data()),
-                                    {1, d->info.config.inputDim})
+    const auto x = torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
                        .to(d->device);
     return walk(*d->model, d->vocab, d->model->memory(x), trace, o);
+}
+
+namespace {
+
+// The caption of `trace` scored with each head off alone, over `memory` (1, M, W).
+HeadImportance importance(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                          const torch::Tensor& memory, const CaptionTrace& trace, size_t forced) {
+    try {
+        return explain::headImportance(model, memory, trace, vocab.startId(), forced);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("head importance failed: ") +
+                                 e.what_without_backtrace());
+    }
+}
+
+DecodeOptions everyHeadOn(DecodeOptions o) {
+    o.headsOff.clear();
+    o.keepLogits = false;
+    return o;
+}
+
+} // namespace
+
+HeadImportance Captioner::headImportanceImage(const RgbImage& image, const DecodeOptions& options) {
+    const DecodeOptions every = everyHeadOn(options);
+    const CaptionTrace trace = d->decodeImages({image}, every, false).front();
+    DecodeScope scope(d->model, every);
+    return importance(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace,
+                      every.forcedPrefix.size());
+}
+
+HeadImportance Captioner::headImportanceFeatures(const std::vector<float>& row,
+                                                 const DecodeOptions& options) {
+    const DecodeOptions every = everyHeadOn(options);
+    const CaptionTrace trace = captionFeatures(row, 1, every).front();
+    DecodeScope scope(d->model, every);
+    const auto x = torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
+                       .to(d->device);
+    return importance(*d->model, d->vocab, d->model->memory(x), trace, every.forcedPrefix.size());
 }
 
 } // namespace cl

@@ -4,6 +4,7 @@
 #include "model/api/beam.h"
 #include "model/api/config.h"
 #include "model/api/explain.h"
+#include "model/api/head_importance.h"
 #include "model/api/trace.h"
 #include "model/api/vocabulary.h"
 #include "model/api/walkthrough.h"
@@ -79,6 +80,13 @@ class Captioner {
     AttentionWalkthrough walkthroughFeatures(const std::vector<float>& row,
                                              const DecodeOptions& decode,
                                              const WalkthroughOptions& options);
+
+    // What switching each head off alone costs the caption (api/head_importance.h): the greedy
+    // caption with every head on (options.headsOff is ignored), or the one options.forcedPrefix
+    // starts, scored as one batch. Images, or one feature row.
+    HeadImportance headImportanceImage(const RgbImage& image, const DecodeOptions& options);
+    HeadImportance headImportanceFeatures(const std::vector<float>& row,
+                                          const DecodeOptions& options);
 
   private:
     struct Impl;

@@ -44,6 +44,8 @@ HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& d
 
 // Rewrites the checkpoint at `path` (atomically) with `evalJson` in its metadata.
 void storeEvaluation(const std::string& path, const std::string& evalJson);
+// The same for eval --head-importance's figures (api/head_importance.h).
+void storeHeadImportance(const std::string& path, const std::string& json);
 
 // Calibrates the out-of-world check of the image model at `path` on `scenes` training-world
 // scenes and rewrites the file (atomically) with the statistics; returns how many encoder

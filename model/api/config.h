@@ -46,6 +46,7 @@ struct Metadata {
     std::string date;     // ISO 8601, when the file was written
     std::string source;   // the command or file it came from
     std::string evalJson; // eval figures when stored (training timeline), else empty
+    std::string headImportanceJson; // eval --head-importance --store (the Heads panel), else empty
 };
 
 // Named configurations, so no benchmark or test builds one field by field.

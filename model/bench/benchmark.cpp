@@ -4,6 +4,7 @@
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
+#include "model/explain/head_importance.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
@@ -187,6 +188,22 @@ void benchExplain(BenchReport& r, CaptioningTransformerImpl& model, const Vocabu
                                [&] { explain::explainWord(model, in, trace, eo); }));
 }
 
+// Head importance (explain/head_importance.cpp): the caption scored with every head on and with
+// each head off alone, one teacher-forced batch (the image already encoded).
+void benchHeads(BenchReport& r, CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                const Scene& scene, const torch::Device& d, int runs) {
+    const auto& c = model.config();
+    const auto x =
+        preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize, c.encoder.letterbox).to(d);
+    torch::InferenceMode guard;
+    const auto memory = model.memory(model.encode(x));
+    const CaptionTrace trace = greedyDecode(model, memory, vocab, DecodeOptions{}).front();
+    const int64_t rows = 1 + c.numLayers * 2 * c.numHeads;
+    r.figures.push_back(
+        timeIt("head importance: " + std::to_string(rows) + " rows, one batch", 3, runs,
+               [&] { explain::headImportance(model, memory, trace, vocab.startId(), 0); }));
+}
+
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
     const Checkpoint ck = readCheckpoint(path);
@@ -207,6 +224,7 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     r.threads = at::get_num_threads();
     const Scene scene = generateScene(3);
     benchExplain(r, *model, vocab, scene, d, o.runs);
+    benchHeads(r, *model, vocab, scene, d, o.runs);
     torch::InferenceMode guard;
     r.figures.push_back(timeIt("preprocess 128x128 image", 3, o.runs, [&] {
         preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize);
@@ -239,9 +257,8 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
         std::istringstream caption(scene.captions.front());
         for (std::string w; caption >> w;)
             words.push_back(w);
-        r.figures.push_back(timeIt("caption check (sentence, colours)", 3, o.runs, [&] {
-            checkCaption(words, scene.rgb.data(), 128, 128);
-        }));
+        r.figures.push_back(timeIt("caption check (sentence, colours)", 3, o.runs,
+                                   [&] { checkCaption(words, scene.rgb.data(), 128, 128); }));
     }
     r.figures.push_back(timeIt("same, full re-run like sample()", 2, o.runs, [&] {
         greedyDecodeFullRerun(*model, model->memory(model->encode(image)), vocab, opt);

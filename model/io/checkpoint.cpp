@@ -117,6 +117,8 @@ Value metaToValue(const Metadata& m) {
     d.set("date", Value::string(m.date));
     d.set("source", Value::string(m.source));
     d.set("eval_json", Value::string(m.evalJson));
+    if (!m.headImportanceJson.empty())
+        d.set("head_importance_json", Value::string(m.headImportanceJson));
     return d;
 }
 
@@ -135,6 +137,7 @@ Metadata metaFromValue(const Value& d) {
     m.date = str("date");
     m.source = str("source");
     m.evalJson = str("eval_json");
+    m.headImportanceJson = str("head_importance_json");
     return m;
 }
 

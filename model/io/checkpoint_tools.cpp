@@ -74,4 +74,10 @@ void storeEvaluation(const std::string& path, const std::string& evalJson) {
     writeCheckpoint(path, ck);
 }
 
+void storeHeadImportance(const std::string& path, const std::string& json) {
+    Checkpoint ck = readCheckpoint(path);
+    ck.meta.headImportanceJson = json;
+    writeCheckpoint(path, ck);
+}
+
 } // namespace cl

@@ -37,8 +37,8 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
         *weights = attn;
     attn = attn_drop(attn);
     auto out = torch::matmul(attn, v); // (N, H, S, hs)
-    if (m_headKeep.defined())
-        out = out * m_headKeep.view({1, m_heads, 1, 1});
+    if (m_headKeep.defined()) // (H) for every row, or (N, H): a mask per row
+        out = out * m_headKeep.view({m_headKeep.dim() == 2 ? m_headKeep.size(0) : 1, m_heads, 1, 1});
     const auto n = out.size(0), s = out.size(2);
     return proj(out.transpose(1, 2).reshape({n, s, m_heads * m_headDim})); // (N, S, E)
 }
@@ -75,6 +75,8 @@ torch::Tensor MultiHeadAttentionImpl::attendOne(const torch::Tensor& q, const to
                                                 const torch::Tensor& v, torch::Tensor* weights) {
     const int64_t n = q.size(0), t = k.size(2), e = m_heads * m_headDim;
     const double scale = 1.0 / std::sqrt(static_cast<double>(m_headDim)); // the seed's
+    TORCH_CHECK(!m_headKeep.defined() || m_headKeep.dim() == 1,
+                "a per-row head mask applies to forward() only");
     if (attendHeadsCpuApplies(q, k, v)) {
         auto [attn, out] = attendHeadsCpu(q, k, v, m_headKeep, static_cast<float>(scale));
         if (weights)

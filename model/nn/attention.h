@@ -40,7 +40,9 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
                                torch::Tensor* weights);
 
     int64_t numHeads() const { return m_heads; }
-    // Zeroes the output of the given heads (an ablation); empty = all heads on.
+    // Zeroes the output of the given heads (an ablation); empty = all heads on. `keep` is (H),
+    // or (N, H) with a mask per batch row for forward() only (explain/head_importance.cpp); the
+    // one-token decode paths take (H).
     void setHeadMask(const torch::Tensor& keep) { m_headKeep = keep; }
     const torch::Tensor& headMask() const { return m_headKeep; }
 

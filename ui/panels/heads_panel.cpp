@@ -1,10 +1,14 @@
 #include "ui/panels/heads_panel.h"
 
 #include "ui/math/attention_math.h"
+#include "ui/widgets/head_cost_chart.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -25,21 +29,39 @@ HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
     m_captions->setFont(big);
     auto* resetButton = new QPushButton(tr("Reset: every head on"), this);
     connect(resetButton, &QPushButton::clicked, this, &HeadsPanel::reset);
+    m_sort = new QPushButton(tr("&Sort by importance"), this);
+    m_sort->setCheckable(true);
+    m_sort->setToolTip(tr("Order the chart's rows by what switching the head off costs this "
+                          "input, most important first"));
+    m_costStatus = new QLabel(this);
+    m_costStatus->setWordWrap(true);
+    m_costStatus->setTextFormat(Qt::RichText);
+    m_chart = new HeadCostChart(this);
+    connect(m_sort, &QPushButton::toggled, m_chart, &HeadCostChart::setSorted);
+    connect(m_chart, &HeadCostChart::headClicked, this, [this](int head) {
+        if (head >= 0 && head < int(m_boxes.size()))
+            m_boxes[size_t(head)]->toggle();
+    });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(resetButton);
+    buttons->addWidget(m_sort);
+    buttons->addStretch();
     // The captions sit below the switches: their text grows by a line with the first head off,
-    // and above the grid that moved every checkbox down under the pointer.
+    // and above the grid that moved every checkbox down under the pointer. The chart takes the
+    // rest of the page.
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(box);
     layout->addWidget(m_captions);
     layout->addWidget(m_status);
-    layout->addWidget(resetButton, 0, Qt::AlignLeft);
-    layout->addStretch();
-    setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
+    layout->addLayout(buttons);
+    layout->addWidget(m_costStatus);
+    layout->addWidget(m_chart, 1);
+    setMinimumSize(560, 460); // its tab page scrolls below this (a 1024 x 600 screen fits)
 }
 
 void HeadsPanel::rebuild(int layers, int heads) {
-    for (auto* b : m_boxes)
-        b->deleteLater();
-    m_boxes.clear();
+    m_boxes.clear(); // deleted with their cells below
+    m_costs.clear();
     while (auto* item = m_grid->takeAt(0)) {
         delete item->widget();
         delete item;
@@ -55,8 +77,21 @@ void HeadsPanel::rebuild(int layers, int heads) {
                 auto* b = new QCheckBox(tr("H%1").arg(h + 1));
                 b->setChecked(true);
                 connect(b, &QCheckBox::toggled, this, &HeadsPanel::emitChange);
-                m_grid->addWidget(b, l + 1, 1 + kind * (heads + 1) + h);
+                // The box and, beside it, what switching it off alone costs this input.
+                auto* cell = new QWidget;
+                auto* row = new QHBoxLayout(cell);
+                row->setContentsMargins(0, 0, 0, 0);
+                row->addWidget(b);
+                auto* cost = new QLabel(QStringLiteral("…"), cell);
+                cost->setMinimumWidth(
+                    cost->fontMetrics().horizontalAdvance(QStringLiteral("-00.00")));
+                cost->setToolTip(tr("Drop in the caption's log-probability (nats) when only "
+                                    "this head is switched off"));
+                row->addWidget(cost);
+                row->addStretch();
+                m_grid->addWidget(cell, l + 1, 1 + kind * (heads + 1) + h);
                 m_boxes.push_back(b);
+                m_costs.push_back(cost);
             }
     }
 }
@@ -67,12 +102,16 @@ void HeadsPanel::setView(const CaptionView& view) {
         m_modelPath = view.model.path;
         rebuild(int(view.trace.layers), int(view.trace.heads));
         m_reference.clear();
+        m_chart->setCosts({});
+        m_costStatus->clear();
     }
+    m_view = view;
     m_caption = QString::fromStdString(view.trace.text());
     m_captionOff = view.headsOff;
     // Every head on: this caption is the reference; else the reference of this input follows.
     m_reference = view.headsOff == 0 ? m_caption : QString();
     showCaptions();
+    requestImportance();
     m_status->setText(
         tr("Every panel shows the model as ablated here; the Decoding panel shows the "
            "new probabilities, the Attention panel how the remaining heads react."));
@@ -81,6 +120,101 @@ void HeadsPanel::setView(const CaptionView& view) {
 void HeadsPanel::setReference(const CaptionTrace& reference) {
     m_reference = QString::fromStdString(reference.text());
     showCaptions();
+    requestImportance();
+}
+
+void HeadsPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    requestImportance();
+}
+
+// The input (by name and pixels), the model, and the caption with every head on: the costs
+// change with any of them, not with the heads switched off on screen.
+QString HeadsPanel::importanceKey() const {
+    return m_view.imageName + '\n' + QString::number(m_view.image.cacheKey()) + '\n' +
+           QString::fromStdString(m_view.model.path) + '\n' + m_reference;
+}
+
+void HeadsPanel::requestImportance() {
+    if (!isVisible() || !m_view.valid() || m_reference.isEmpty() || m_boxes.empty())
+        return;
+    const QString key = importanceKey();
+    if (key == m_requested)
+        return;
+    m_requested = key;
+    m_costStatus->setText(
+        tr("Switching each of the %1 heads off alone, as one batch…").arg(m_boxes.size()));
+    emit importanceRequested();
+}
+
+std::vector<double> HeadsPanel::heldOutDrops(const ModelInfo& model, int* scenes) const {
+    const QJsonObject j =
+        QJsonDocument::fromJson(QByteArray::fromStdString(model.meta.headImportanceJson)).object();
+    const QJsonArray rows = j.value(QStringLiteral("heads_by_name")).toArray();
+    if (j.value(QStringLiteral("layers")).toInt() != m_layers ||
+        j.value(QStringLiteral("heads")).toInt() != m_heads ||
+        rows.size() != qsizetype(m_boxes.size()))
+        return {};
+    std::vector<double> drops;
+    for (const auto& row : rows)
+        drops.push_back(row.toObject().value(QStringLiteral("mean_drop")).toDouble());
+    *scenes = j.value(QStringLiteral("scenes")).toInt();
+    return drops;
+}
+
+void HeadsPanel::setImportance(const HeadImportance& importance) {
+    if (importance.layers != m_layers || importance.heads != m_heads ||
+        importance.drop.size() != m_boxes.size())
+        return; // about a model no longer on screen
+    HeadCosts costs;
+    int changing = 0;
+    size_t top = 0;
+    for (int64_t l = 0; l < m_layers; ++l)
+        for (int64_t kind = 0; kind < 2; ++kind)
+            for (int64_t h = 0; h < m_heads; ++h) {
+                const size_t i = importance.index(l, kind, h);
+                costs.names
+                    << tr("L%1 %2 H%3").arg(l + 1).arg(kind ? tr("cross") : tr("self")).arg(h + 1);
+                costs.drop.push_back(importance.drop[i]);
+                costs.changes.push_back(importance.changesAt[i] >= 0);
+                changing += importance.changesAt[i] >= 0;
+                top = importance.drop[i] > importance.drop[top] ? i : top;
+                m_costs[i]->setText(QString::number(importance.drop[i], 'f', 2));
+                m_costs[i]->setStyleSheet(
+                    importance.changesAt[i] >= 0
+                        ? QStringLiteral("color: rgb(205, 105, 0); font-weight: bold")
+                        : QString());
+            }
+    costs.heldOut = heldOutDrops(m_view.model, &costs.heldOutScenes);
+    m_chart->setCosts(costs);
+    const int64_t layer = int64_t(top) / (2 * m_heads), kind = (int64_t(top) / m_heads) % 2;
+    m_costStatus->setText(
+        tr("<b>What each head costs this caption</b> (log-probability %1 with every head on): "
+           "switching off %2 alone costs the most, %3 nats; %4 of %5 heads change the caption "
+           "when switched off alone%6.")
+            .arg(importance.logProb, 0, 'f', 2)
+            .arg(QString::fromStdString(cl::headName(layer, kind, int64_t(top) % m_heads)))
+            .arg(importance.drop[top], 0, 'f', 2)
+            .arg(changing)
+            .arg(m_boxes.size())
+            .arg(costs.heldOut.empty()
+                     ? tr(" (held-out figures: <tt>captionlens-cli eval --head-importance "
+                          "--store</tt>)")
+                     : QString()));
+}
+
+void HeadsPanel::setImportanceFailed(const QString& message) {
+    m_requested.clear();
+    m_costStatus->setText(tr("Could not score the heads: %1").arg(message));
+}
+
+QLabel* HeadsPanel::costLabel(int layer, int kind, int head) const {
+    const size_t i = size_t((layer * 2 + kind) * m_heads + head);
+    return i < m_costs.size() ? m_costs[i] : nullptr;
+}
+
+QString HeadsPanel::importanceText() const {
+    return m_costStatus->text();
 }
 
 void HeadsPanel::showCaptions() {

@@ -1,6 +1,9 @@
 #pragma once
 // Head ablation: switch any self- or cross-attention head off (its output zeroed) and watch the
 // caption, the probabilities and the other heads change in every panel; Reset restores the model.
+// Which heads matter: next to each switch, and in a chart that fills the rest, what switching
+// that head off alone costs the caption of the input on screen (asked for off the GUI thread
+// while the panel is shown) and, when the checkpoint stores it, on held-out scenes.
 #include "ui/panels/caption_view.h"
 #include "ui/panels/panel.h"
 
@@ -9,8 +12,11 @@
 class QCheckBox;
 class QGridLayout;
 class QLabel;
+class QPushButton;
 
 namespace cl::ui {
+
+class HeadCostChart;
 
 class HeadsPanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -28,19 +34,39 @@ class HeadsPanel final : public QWidget, public Panel {
     void setReference(const CaptionTrace& reference);
     QString captionsText() const;
     QCheckBox* headBox(int layer, int kind, int head) const;
+    // Head importance (model/api/head_importance.h) of the input on screen, or why it failed.
+    void setImportance(const HeadImportance& importance);
+    void setImportanceFailed(const QString& message);
+    QLabel* costLabel(int layer, int kind, int head) const;
+    HeadCostChart* costChart() const { return m_chart; }
+    QPushButton* sortButton() const { return m_sort; }
+    QString importanceText() const;
 
   signals:
     void headsChanged(const std::vector<uint8_t>& headsOff);
+    void importanceRequested(); // the input on screen, every head on
+
+  protected:
+    void showEvent(QShowEvent* event) override;
 
   private:
     void rebuild(int layers, int heads);
     void emitChange();
     void showCaptions();
+    void requestImportance();
+    QString importanceKey() const;
+    std::vector<double> heldOutDrops(const ModelInfo& model, int* scenes) const;
 
     QGridLayout* m_grid;
     QLabel* m_status;
     QLabel* m_captions;
     std::vector<QCheckBox*> m_boxes; // same indexing as headsOff
+    std::vector<QLabel*> m_costs;    // beside each box: its drop on this input
+    HeadCostChart* m_chart;
+    QPushButton* m_sort;
+    QLabel* m_costStatus;
+    CaptionView m_view;
+    QString m_requested; // importanceKey() of the request in flight or answered
     int m_layers = 0, m_heads = 0;
     QString m_caption;    // the caption on screen
     int m_captionOff = 0; // heads that were off for it

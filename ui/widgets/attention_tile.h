@@ -14,8 +14,7 @@ class AttentionTile final : public QWidget {
 
     // grid: side x side weights (empty: the plain image).
     void setContent(const QImage& image, const std::vector<float>& grid, const GridMap& cells,
-                    double opacity,
-                    ColourRange range, const QString& title);
+                    double opacity, ColourRange range, const QString& title);
     void setHighlighted(bool on);
     void setTitleFont(const QFont& font);
     const QImage& composed() const { return m_composed; }

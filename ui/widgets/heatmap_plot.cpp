@@ -1,5 +1,7 @@
 #include "ui/widgets/heatmap_plot.h"
 
+#include "ui/widgets/wrap_text.h"
+
 #include <QToolTip>
 
 #include <algorithm>
@@ -182,22 +184,7 @@ void HeatmapPlot::fitTitle() {
     updateLayout();
     const int room = std::max(
         40, m_title->outerRect().width() > 0 ? m_title->outerRect().width() - 4 : width() - 4);
-    const QFontMetrics fm(m_title->font());
-    QStringList lines;
-    for (const QString& given : m_fullTitle.split('\n')) {
-        QString line;
-        for (const QString& word : given.split(' ')) {
-            const QString longer = line.isEmpty() ? word : line + ' ' + word;
-            if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
-                lines << line;
-                line = word;
-            } else {
-                line = longer;
-            }
-        }
-        lines << line;
-    }
-    m_title->setText(lines.join('\n'));
+    m_title->setText(wrapToWidth(m_fullTitle, QFontMetrics(m_title->font()), room));
 }
 
 void HeatmapPlot::setScaleLabel(const QString& label) {

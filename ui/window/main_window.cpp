@@ -85,6 +85,14 @@ void MainWindow::buildPanels() {
     connect(m_explainPanel, &ExplainPanel::walkthroughRequested, m_session,
             &Session::requestWalkthrough);
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
+    connect(m_headsPanel, &HeadsPanel::importanceRequested, m_session,
+            &Session::requestHeadImportance);
+    connect(m_session, &Session::headImportanceReady, this, [this](const HeadImportance& r) {
+        refreshed(m_headsPanel, QStringLiteral("heads"))->setImportance(r);
+    });
+    connect(m_session, &Session::headImportanceFailed, this, [this](const QString& message) {
+        refreshed(m_headsPanel, QStringLiteral("heads"))->setImportanceFailed(message);
+    });
     connect(m_beamPanel, &BeamPanel::searchRequested, m_session, &Session::requestBeam);
     connect(m_beamPanel, &BeamPanel::hypothesisChosen, m_session, &Session::showHypothesis);
     connect(m_decodePanel, &DecodePanel::forceRequested, this,

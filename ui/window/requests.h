@@ -17,6 +17,7 @@ struct CaptionRequest {
     // A beam search (Beam) answers with the hypotheses as well (api/beam.h).
     // An explanation (Explain) answers with the maps of one word (api/explain.h).
     // A walkthrough (Walkthrough) answers with one head's Q . K numbers (api/walkthrough.h).
+    // Head importance (HeadImportance) answers with every head's cost (api/head_importance.h).
     enum Purpose {
         Main = 0,
         Branch = 1,
@@ -24,7 +25,8 @@ struct CaptionRequest {
         Reference = 3,
         Beam = 4,
         Explain = 5,
-        Walkthrough = 6
+        Walkthrough = 6,
+        HeadImportance = 7
     };
     quint64 id = 0;
     int purpose = Main;
@@ -76,6 +78,7 @@ Q_DECLARE_METATYPE(cl::CaptionTrace)
 Q_DECLARE_METATYPE(cl::BeamCaption)
 Q_DECLARE_METATYPE(cl::Explanation)
 Q_DECLARE_METATYPE(cl::AttentionWalkthrough)
+Q_DECLARE_METATYPE(cl::HeadImportance)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
 Q_DECLARE_METATYPE(cl::ui::CheckpointRequest)

@@ -23,6 +23,7 @@ Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::BeamCaption>();
     qRegisterMetaType<cl::Explanation>();
     qRegisterMetaType<cl::AttentionWalkthrough>();
+    qRegisterMetaType<cl::HeadImportance>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
@@ -90,6 +91,28 @@ void Session::requestWalkthrough(const cl::WalkthroughOptions& options) {
     r.walkthrough = options;
     m_walkId = r.id;
     emit captionRequested(r);
+}
+
+void Session::requestHeadImportance() {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = makeRequest(CaptionRequest::HeadImportance, m_shown);
+    r.options.forcedPrefix = m_mainPrefix; // a beam hypothesis on screen
+    size_t forced = 0;                     // or the user's forced words, up to the last
+    for (size_t t = 0; t < m_view.trace.steps.size(); ++t)
+        if (m_view.trace.steps[t].forced)
+            forced = t + 1;
+    for (size_t t = 0; r.options.forcedPrefix.empty() && t < forced; ++t)
+        r.options.forcedPrefix.push_back(m_view.trace.steps[t].id);
+    m_headsId = r.id;
+    emit captionRequested(r);
+}
+
+void Session::onHeadsScored(quint64 id, const cl::HeadImportance& result) {
+    if (id == 0 || id != m_headsId)
+        return; // superseded
+    m_headsId = 0;
+    emit headImportanceReady(result);
 }
 
 void Session::onWalked(quint64 id, const cl::AttentionWalkthrough& result) {
@@ -208,6 +231,10 @@ void Session::onCaptionFailed(quint64 id, const QString& message) {
     if (id != 0 && id == m_walkId) {
         m_walkId = 0;
         return emit walkthroughFailed(message);
+    }
+    if (id != 0 && id == m_headsId) {
+        m_headsId = 0;
+        return emit headImportanceFailed(message);
     }
     if (id != 0 &&
         (id == m_branchId || id == m_ablationId || id == m_referenceId || id == m_beamId)) {

@@ -47,6 +47,9 @@ class Session final : public QObject {
     void requestExplain(const cl::ExplainOptions& options);
     // The Q . K walkthrough of one head for a word of the caption on screen (walkthroughReady).
     void requestWalkthrough(const cl::WalkthroughOptions& options);
+    // What switching each head off alone costs the input on screen, every head on
+    // (headImportanceReady); a forced branch or beam hypothesis on screen is scored as shown.
+    void requestHeadImportance();
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
@@ -75,6 +78,7 @@ class Session final : public QObject {
     void onBeamed(quint64 id, const cl::BeamCaption& result);
     void onExplained(quint64 id, const cl::Explanation& result);
     void onWalked(quint64 id, const cl::AttentionWalkthrough& result);
+    void onHeadsScored(quint64 id, const cl::HeadImportance& result);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
@@ -93,6 +97,8 @@ class Session final : public QObject {
     void explainFailed(const QString& message);
     void walkthroughReady(const cl::AttentionWalkthrough& result);
     void walkthroughFailed(const QString& message);
+    void headImportanceReady(const cl::HeadImportance& result);
+    void headImportanceFailed(const QString& message);
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
@@ -118,7 +124,7 @@ class Session final : public QObject {
     int m_maxLength = 30;
     quint64 m_nextId = 1;
     quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0,
-            m_explainId = 0, m_walkId = 0;
+            m_explainId = 0, m_walkId = 0, m_headsId = 0;
     std::vector<int64_t> m_mainPrefix; // a beam hypothesis shown instead of the greedy caption
     quint64 m_checkpointId = 0;
     QString m_checkpointPath;
