@@ -6,6 +6,7 @@
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/explain_panel.h"
 #include "ui/panels/heads_panel.h"
+#include "ui/panels/qk_dialog.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/head_cost_chart.h"
@@ -161,6 +162,7 @@ class TestLayout : public QObject {
     void everyPanelFits_data();
     void everyPanelFits();
     void dialogsKeepFullScreen();
+    void qkDialogReadsLikeTheWindow();
 
   private:
     bool m_presenter = false;
@@ -238,6 +240,24 @@ void TestLayout::dialogsKeepFullScreen() {
     w->openImage(m_f.dir.filePath("missing.png")); // an error dialog (dialogs are off in tests)
     QTRY_COMPARE(errors.count(), 1);
     QVERIFY(w->isFullScreen());
+}
+
+// The Q.K walkthrough is a window of its own: it takes the window's font (presenter mode's
+// larger one too; it kept the normal size), and its texts fit.
+void TestLayout::qkDialogReadsLikeTheWindow() {
+    auto* w = m_f.window.get();
+    w->showPanel("explain");
+    auto* panel = w->explainPanel();
+    QTest::mouseClick(panel->qkButton(), Qt::LeftButton);
+    auto* qk = panel->qkDialog();
+    QVERIFY(qk && qk->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(qk->table()->rowCount() > 0, 30000);
+    QCOMPARE(qk->font().pointSizeF(), w->font().pointSizeF());
+    QCOMPARE(qk->table()->font().pointSizeF(), w->font().pointSizeF());
+    QTest::qWait(150);
+    const QStringList found = problems(qk);
+    QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));
+    qk->close();
 }
 
 QTEST_MAIN(TestLayout)

@@ -33,6 +33,9 @@ QTableWidgetItem* cell(const QString& text, const QString& tip, bool faded) {
 
 QkDialog::QkDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Q \u00b7 K walkthrough"));
+    // A window takes the application's font unless told to follow its parent's: presenter
+    // mode's larger font (and its return to normal) reaches the dialog this way.
+    setAttribute(Qt::WA_WindowPropagation);
     m_kind = new QComboBox(this);
     m_kind->addItems({tr("Self-attention over the words"), tr("Cross-attention over the image")});
     m_heading = new QLabel(this);
