@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cl::ui {
 
 HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
@@ -162,31 +164,37 @@ std::vector<double> HeadsPanel::heldOutDrops(const ModelInfo& model, int* scenes
     return drops;
 }
 
-void HeadsPanel::setImportance(const HeadImportance& importance) {
-    if (importance.layers != m_layers || importance.heads != m_heads ||
-        importance.drop.size() != m_boxes.size())
-        return; // about a model no longer on screen
+// The chart's rows and, beside each switch, its figure (orange: the caption changes without it).
+HeadCosts HeadsPanel::showCosts(const HeadImportance& importance) {
     HeadCosts costs;
-    int changing = 0;
-    size_t top = 0;
     for (int64_t l = 0; l < m_layers; ++l)
         for (int64_t kind = 0; kind < 2; ++kind)
             for (int64_t h = 0; h < m_heads; ++h) {
                 const size_t i = importance.index(l, kind, h);
+                const bool changes = importance.changesAt[i] >= 0;
                 costs.names
                     << tr("L%1 %2 H%3").arg(l + 1).arg(kind ? tr("cross") : tr("self")).arg(h + 1);
                 costs.drop.push_back(importance.drop[i]);
-                costs.changes.push_back(importance.changesAt[i] >= 0);
-                changing += importance.changesAt[i] >= 0;
-                top = importance.drop[i] > importance.drop[top] ? i : top;
+                costs.changes.push_back(changes);
                 m_costs[i]->setText(QString::number(importance.drop[i], 'f', 2));
                 m_costs[i]->setStyleSheet(
-                    importance.changesAt[i] >= 0
-                        ? QStringLiteral("color: rgb(205, 105, 0); font-weight: bold")
-                        : QString());
+                    changes ? QStringLiteral("color: rgb(205, 105, 0); font-weight: bold")
+                            : QString());
             }
     costs.heldOut = heldOutDrops(m_view.model, &costs.heldOutScenes);
+    return costs;
+}
+
+void HeadsPanel::setImportance(const HeadImportance& importance) {
+    if (importance.layers != m_layers || importance.heads != m_heads ||
+        importance.drop.size() != m_boxes.size())
+        return; // about a model no longer on screen
+    const HeadCosts costs = showCosts(importance);
     m_chart->setCosts(costs);
+    const auto top = size_t(std::max_element(importance.drop.begin(), importance.drop.end()) -
+                            importance.drop.begin());
+    const auto changing = std::count_if(importance.changesAt.begin(), importance.changesAt.end(),
+                                        [](int64_t at) { return at >= 0; });
     const int64_t layer = int64_t(top) / (2 * m_heads), kind = (int64_t(top) / m_heads) % 2;
     m_costStatus->setText(
         tr("<b>What each head costs this caption</b> (log-probability %1 with every head on): "

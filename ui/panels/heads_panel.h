@@ -17,6 +17,7 @@ class QPushButton;
 namespace cl::ui {
 
 class HeadCostChart;
+struct HeadCosts;
 
 class HeadsPanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -56,6 +57,7 @@ class HeadsPanel final : public QWidget, public Panel {
     void requestImportance();
     QString importanceKey() const;
     std::vector<double> heldOutDrops(const ModelInfo& model, int* scenes) const;
+    HeadCosts showCosts(const HeadImportance& importance);
 
     QGridLayout* m_grid;
     QLabel* m_status;
