@@ -40,6 +40,7 @@ class TestCli : public QObject {
     void fuzzFindingsStayBounded_data();
     void fuzzFindingsStayBounded();
     void outOfWorldOnNamedImages();
+    void trainUntilExact();
 
   private:
     QTemporaryDir m_dir;
@@ -293,6 +294,35 @@ void TestCli::outOfWorldOnNamedImages() {
         const auto o = QJsonDocument::fromJson(line).object();
         QVERIFY2(!o["out_of_world"].toBool() && o["world_score"].toDouble() < 1, line.constData());
     }
+}
+
+// Time to quality (issue 17): the run evaluates after each save and stops at the target.
+void TestCli::trainUntilExact() {
+    const QString out = m_dir.filePath("quality.pt");
+    const QStringList tiny{"train", "--batch", "2", "--heads", "2", "--layers", "1", "--width",
+                           "32", "--ffn", "64", "--calibration-scenes", "64", "--eval-every", "10",
+                           "--eval-scenes", "4", "-o", out};
+    // A target every model meets: the first evaluation ends the run, as a final model.
+    const Run met = cli(tiny + QStringList{"--steps", "30", "--until-exact", "0"});
+    QVERIFY2(met.code == 0, met.err.constData());
+    QVERIFY(met.out.contains("step 10: exact match"));
+    QVERIFY(!met.out.contains("step 20:"));
+    QVERIFY2(met.out.contains("time to quality: exact match") && met.out.contains("after 10 steps"),
+             met.out.constData());
+    const Run info = cli({"info", out, "--json"});
+    const auto j = QJsonDocument::fromJson(info.out).object();
+    QCOMPARE(j["metadata"].toObject()["steps"].toInt(), 10);
+    QVERIFY(j["world_check"].toBool()); // written again as a final, calibrated model
+    // A target no model meets in 20 steps: the run goes to its end and says so.
+    const Run missed = cli(tiny + QStringList{"--steps", "20", "--until-exact", "1"});
+    QVERIFY2(missed.code == 0, missed.err.constData());
+    QVERIFY(missed.out.contains("step 10:") && missed.out.contains("step 20:"));
+    QVERIFY2(missed.out.contains("did not reach 100.0% within 20 steps"), missed.out.constData());
+    // --eval-every alone: one line.
+    const Run alone = cli({"train", "--steps", "2", "--eval-every", "1", "-o", out});
+    QVERIFY(alone.code != 0);
+    QVERIFY(alone.err.contains("--until-exact"));
+    QCOMPARE(alone.err.count('\n'), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

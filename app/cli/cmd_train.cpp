@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/train_quality.h"
 #include "model/api/errors.h"
 #include "model/api/trainer.h"
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -111,15 +113,40 @@ void addTrainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("!--no-letterbox", o.letterbox,
                   "Squash images to the square input instead of letterboxing them");
+    static double untilExact = -1;
+    static int64_t evalEvery = 0, evalScenes = 200;
+    cmd->add_option("--until-exact", untilExact,
+                    "Time to quality: stop once exact match on held-out scenes of the training "
+                    "world reaches this fraction (e.g. 0.90); prints the wall time and steps")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--eval-every", evalEvery,
+                    "With --until-exact: evaluate (and save) every N steps (default --save-every)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--eval-scenes", evalScenes,
+                    "With --until-exact: held-out scenes per evaluation")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
     cmd->add_option("--resume", o.resume, "Continue from this checkpoint");
     cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
-    cmd->callback([] {
+    cmd->callback([cmd] {
         o.snapshotSteps.clear();
         o.snapshotSteps = snapshotList(snapshots, o.steps);
         o.onProgress = printProgress;
         o.world = world == "classic" ? World::Classic : World::Varied;
+        if (untilExact < 0 && (evalEvery > 0 || cmd->count("--eval-scenes") > 0))
+            throw std::invalid_argument("--eval-every and --eval-scenes need --until-exact");
+        std::unique_ptr<QualityWatch> watch;
+        if (untilExact >= 0) {
+            watch = std::make_unique<QualityWatch>(untilExact, evalScenes, o.world);
+            o.saveEvery = evalEvery > 0 ? evalEvery : o.saveEvery;
+            o.stopAfter = [&watch](int64_t step, const std::string& path) {
+                return watch->reached(step, path);
+            };
+        }
         const double loss = trainShapes(o);
         std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";
+        if (watch)
+            std::cout << watch->summary(o.steps) << "\n";
         // Steady-state figures (the first step warms up allocators and caches).
         auto median = [](std::vector<double> v) {
             if (v.size() > 1)

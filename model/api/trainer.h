@@ -26,8 +26,8 @@ struct TrainOptions {
     int64_t heads = 4, layers = 2, width = 128, ffn = 512;
     int64_t encoderChannels = 64, imageSize = 64, grid = 8;
     bool position2d = true;
-    bool letterbox = true;           // fit images without distortion (api/letterbox.h)
-    World world = World::Varied;     // the scenes trained on
+    bool letterbox = true;       // fit images without distortion (api/letterbox.h)
+    World world = World::Varied; // the scenes trained on
     // Varied-world curriculum: the first `classicShare` of the steps see classic scenes only
     // (the model learns to look at the image there quickly), then the share of varied scenes
     // rises linearly to all of them over as many steps again.
@@ -44,6 +44,10 @@ struct TrainOptions {
     std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
     std::function<void(const TrainProgress&)> onProgress;
     std::function<std::string(const std::string& checkpoint)> evaluateSnapshot; // JSON or ""
+    // After each save of `out` (every saveEvery steps and at the end): the step and the file
+    // just written. Returning true ends the run there, the file then written again as a final
+    // model (calibrated, without the optimiser's state). train --until-exact uses it.
+    std::function<bool(int64_t step, const std::string& checkpoint)> stopAfter;
 };
 
 // Returns the final average loss. Throws on bad options or I/O errors.

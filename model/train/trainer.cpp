@@ -221,6 +221,11 @@ double trainShapes(const TrainOptions& given) {
                 save(done,
                      o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(done) + ".pt",
                      false);
+            const bool stop = o.stopAfter && o.stopAfter(done, o.out) && done != o.steps;
+            if (stop) {
+                save(done, o.out, false);
+                return avg;
+            }
             model->train();
         }
     }
