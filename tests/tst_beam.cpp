@@ -1,10 +1,11 @@
 // Beam search (issue 18): width 1 is greedy decoding exactly, a wide enough beam is exhaustive
 // search, the tree is consistent, and the CLI's --beam and --length-penalty.
-#include "tests/test_util.h"
-#include "tests/cli_run.h"
 #include "model/api/captioner.h"
 #include "model/api/scene.h"
 #include "model/decode/beam.h"
+#include "tests/cli_run.h"
+#include "tests/scene_image.h"
+#include "tests/test_util.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,10 +31,7 @@ namespace {
 
 const char* kDefault = CL_SOURCE_DIR "/resources/models/default.pt";
 
-RgbImage sceneImage(uint64_t seed) {
-    const Scene s = generateScene(seed, World::Varied);
-    return {s.spec.width(), s.spec.height(), s.rgb};
-}
+using cltest::sceneImage;
 
 RgbImage noiseImage() {
     RgbImage im{96, 64, std::vector<uint8_t>(96 * 64 * 3)};
