@@ -6,7 +6,8 @@
 # libhdf5-dev reads the course's data files (coco_captioning/*.h5); python3-h5py writes their
 # test fixtures. Run as root (or through sudo). libopenblas0-pthread matters: Debian's LibTorch
 # calls the generic libblas.so.3, which without it is the reference BLAS, about 30x slower on
-# matrix products.
+# matrix products. libgloo-dev has the headers of the collectives behind LibTorch's c10d
+# (data-parallel training).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -14,7 +15,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
   build-essential cmake ninja-build
   qt6-base-dev libqcustomplot-dev
-  libtorch-dev libopenblas0-pthread
+  libtorch-dev libopenblas0-pthread libgloo-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev
   python3-torch python3-numpy python3-h5py python3-pil
   xvfb xauth

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/train_parallel.h"
 #include "app/cli/train_quality.h"
 #include "model/api/errors.h"
 #include "model/api/trainer.h"
@@ -126,24 +127,44 @@ void addTrainCommand(CLI::App& app) {
                     "With --until-exact: held-out scenes per evaluation")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
-    cmd->add_option("--resume", o.resume, "Continue from this checkpoint");
-    cmd->add_option("-o,--out", o.out, "Checkpoint to write")->required();
+    cmd->add_option("--dropout", o.dropout, "Dropout while training (0 to switch it off)")
+        ->check(CLI::Range(0.0, 0.95))
+        ->capture_default_str();
+    cmd->add_option("--resume", o.resume,
+                    "Continue from this checkpoint (data-parallel: every rank reads it)");
+    cmd->add_option("-o,--out", o.out, "Checkpoint to write (data-parallel: rank 0 writes it)")
+        ->required();
+    addParallelOptions(*cmd, o.parallel);
     cmd->callback([cmd] {
         o.snapshotSteps.clear();
         o.snapshotSteps = snapshotList(snapshots, o.steps);
-        o.onProgress = printProgress;
+        resolveParallel(*cmd, o.parallel);
+        const bool leader = o.parallel.rank == 0;
+        o.onProgress = leader ? printProgress : std::function<void(const TrainProgress&)>();
         o.world = world == "classic" ? World::Classic : World::Varied;
         if (untilExact < 0 && (evalEvery > 0 || cmd->count("--eval-scenes") > 0))
             throw std::invalid_argument("--eval-every and --eval-scenes need --until-exact");
         std::unique_ptr<QualityWatch> watch;
-        if (untilExact >= 0) {
+        if (untilExact >= 0 && leader) { // rank 0 evaluates and tells the others
             watch = std::make_unique<QualityWatch>(untilExact, evalScenes, o.world);
             o.saveEvery = evalEvery > 0 ? evalEvery : o.saveEvery;
             o.stopAfter = [&watch](int64_t step, const std::string& path) {
                 return watch->reached(step, path);
             };
         }
-        const double loss = trainShapes(o);
+        double loss = 0;
+        try {
+            loss = trainShapes(o);
+        } catch (...) {
+            if (!stepMs.empty())
+                std::fprintf(stderr, "\n"); // the error's line below the progress bar
+            throw;
+        }
+        if (!leader) {
+            std::cout << "rank " << o.parallel.rank << " of " << o.parallel.worldSize
+                      << ": done (final loss " << loss << ")\n";
+            return;
+        }
         std::cout << "wrote " << o.out << " (final loss " << loss << ")\n";
         if (watch)
             std::cout << watch->summary(o.steps) << "\n";

@@ -20,9 +20,18 @@ struct TrainProgress {
     double stepMs = 0; // this step's forward, backward, clipping and AdamW update
 };
 
+// Data-parallel training (LibTorch's c10d): every rank runs the same command with its own rank;
+// rank 0 hosts the rendezvous (a TCPStore at host:port) and writes the checkpoints.
+struct ParallelOptions {
+    int64_t worldSize = 1, rank = 0;
+    std::string host = "127.0.0.1";
+    int port = 29500;
+    double timeoutSeconds = 300; // rendezvous and every collective; then the rank gives up
+};
+
 struct TrainOptions {
     int64_t steps = 12000;
-    int64_t batch = 32;
+    int64_t batch = 32; // per rank: a step sees batch x worldSize scenes
     int64_t heads = 4, layers = 2, width = 128, ffn = 512;
     int64_t encoderChannels = 64, imageSize = 64, grid = 8;
     bool position2d = true;
@@ -37,11 +46,13 @@ struct TrainOptions {
     int64_t calibrationScenes = 4096;
     uint64_t seed = 1;
     double lr = 1e-3, weightDecay = 0.01;
+    double dropout = 0.1;
     int64_t warmup = 200;
     int64_t saveEvery = 500;
     std::string out;                    // checkpoint written every saveEvery steps and at the end
     std::string resume;                 // continue from this checkpoint (its options win)
     std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
+    ParallelOptions parallel;
     std::function<void(const TrainProgress&)> onProgress;
     std::function<std::string(const std::string& checkpoint)> evaluateSnapshot; // JSON or ""
     // After each save of `out` (every saveEvery steps and at the end): the step and the file

@@ -5,6 +5,8 @@
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/shapes/shapes_data.h"
+#include "model/train/adamw.h"
+#include "model/train/data_parallel.h"
 
 #include <chrono>
 #include <cmath>
@@ -14,64 +16,6 @@
 namespace cl {
 
 namespace {
-
-// AdamW written out (a dozen tensor ops) so its state is ours to save and resume.
-class AdamW {
-  public:
-    AdamW(std::vector<std::pair<std::string, torch::Tensor>> params, double weightDecay)
-        : m_params(std::move(params)), m_decay(weightDecay) {
-        for (auto& [name, p] : m_params) {
-            m_m.push_back(torch::zeros_like(p));
-            m_v.push_back(torch::zeros_like(p));
-        }
-    }
-    void step(double lr) {
-        torch::NoGradGuard ng;
-        ++m_step;
-        const double c1 = 1 - std::pow(kBeta1, m_step), c2 = 1 - std::pow(kBeta2, m_step);
-        for (size_t i = 0; i < m_params.size(); ++i) {
-            auto& p = m_params[i].second;
-            if (!p.grad().defined())
-                continue;
-            const auto& g = p.grad();
-            if (p.dim() >= 2)
-                p.mul_(1 - lr * m_decay); // matrices only: no decay on biases/norms
-            m_m[i].mul_(kBeta1).add_(g, 1 - kBeta1);
-            m_v[i].mul_(kBeta2).addcmul_(g, g, 1 - kBeta2);
-            auto denom = (m_v[i] / c2).sqrt_().add_(kEps);
-            p.addcdiv_(m_m[i], denom, -lr / c1);
-        }
-    }
-    StateDict state() const {
-        StateDict s;
-        for (size_t i = 0; i < m_params.size(); ++i) {
-            s.emplace_back("adam_m." + m_params[i].first, m_m[i]);
-            s.emplace_back("adam_v." + m_params[i].first, m_v[i]);
-        }
-        s.emplace_back("adam_step", torch::tensor({static_cast<double>(m_step)}));
-        return s;
-    }
-    void restore(const StateDict& s) {
-        torch::NoGradGuard ng;
-        for (const auto& [k, t] : s) {
-            if (k == "adam_step")
-                m_step = static_cast<int64_t>(t.item<double>());
-            for (size_t i = 0; i < m_params.size(); ++i) {
-                if (k == "adam_m." + m_params[i].first)
-                    m_m[i].copy_(t);
-                if (k == "adam_v." + m_params[i].first)
-                    m_v[i].copy_(t);
-            }
-        }
-    }
-
-  private:
-    static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
-    std::vector<std::pair<std::string, torch::Tensor>> m_params;
-    std::vector<torch::Tensor> m_m, m_v;
-    double m_decay;
-    int64_t m_step = 0;
-};
 
 double learningRate(const TrainOptions& o, int64_t step) {
     if (step < o.warmup)
@@ -98,7 +42,53 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     o.grid = ck.config.encoder.grid;
     o.position2d = ck.config.encoder.position2d;
     o.letterbox = ck.config.encoder.letterbox;
+    o.dropout = ck.config.dropout;
     return o;
+}
+
+// What every data-parallel rank must have been given alike (the rest follows from these).
+std::string runKey(const TrainOptions& o, int64_t start) {
+    const ModelConfig c = shapesModelConfig(o);
+    return "steps " + std::to_string(o.steps) + ", batch " + std::to_string(o.batch) + ", seed " +
+           std::to_string(o.seed) + ", lr " + std::to_string(o.lr) + ", warm-up " +
+           std::to_string(o.warmup) + ", curriculum " + std::to_string(o.classicShare) +
+           ", world " + (o.world == World::Varied ? "varied" : "classic") + ", model " +
+           std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
+           std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
+           std::to_string(c.encoder.imageSize) + " dropout " + std::to_string(c.dropout) +
+           ", from step " + std::to_string(start);
+}
+
+// The step's scenes: rank r of N draws the r-th slice of the step's N x batch seeds, so N ranks
+// see exactly the scenes one rank with N x batch would.
+std::vector<uint64_t> stepSeeds(const TrainOptions& o, int64_t step) {
+    const uint64_t global = static_cast<uint64_t>(o.batch * o.parallel.worldSize);
+    std::vector<uint64_t> seeds(static_cast<size_t>(o.batch));
+    for (int64_t i = 0; i < o.batch; ++i)
+        seeds[i] = kTrainSeedBase + (o.seed * 1000003ULL + step) * global +
+                   static_cast<uint64_t>(o.parallel.rank * o.batch + i);
+    return seeds;
+}
+
+// Cross-entropy over the words that are not <NULL>, averaged over every rank's words (one rank:
+// the plain mean). Returns the loss to differentiate and the average to report.
+std::pair<torch::Tensor, double> stepLoss(const torch::Tensor& scores, const torch::Tensor& target,
+                                          int64_t nullId, DataParallel& dp) {
+    namespace F = torch::nn::functional;
+    const auto flat = scores.reshape({-1, scores.size(-1)});
+    if (dp.size() == 1) {
+        auto loss = F::cross_entropy(flat, target.reshape({-1}),
+                                     F::CrossEntropyFuncOptions().ignore_index(nullId));
+        return {loss, loss.item<double>()};
+    }
+    auto total =
+        F::cross_entropy(flat, target.reshape({-1}),
+                         F::CrossEntropyFuncOptions().ignore_index(nullId).reduction(torch::kSum));
+    auto both = torch::stack(
+        {target.ne(nullId).sum().to(torch::kDouble), total.detach().to(torch::kDouble)});
+    dp.sum(both);
+    const double words = std::max(1.0, both[0].item<double>());
+    return {total / words, both[1].item<double>() / words};
 }
 
 } // namespace
@@ -110,6 +100,7 @@ ModelConfig shapesModelConfig(const TrainOptions& o) {
     c.numLayers = o.layers;
     c.ffnDim = o.ffn;
     c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d, o.letterbox};
+    c.dropout = o.dropout;
     c.validate();
     return c;
 }
@@ -120,6 +111,9 @@ double trainShapes(const TrainOptions& given) {
         throw std::invalid_argument("training needs --out");
     if (given.steps <= 0 || given.batch <= 0)
         throw std::invalid_argument("steps and batch must be positive");
+    if (!(given.dropout >= 0 && given.dropout < 1))
+        throw std::invalid_argument("--dropout must be in [0, 1)");
+    DataParallel dp(given.parallel);
     Checkpoint ck;
     TrainOptions o = given;
     if (!o.resume.empty()) {
@@ -132,18 +126,25 @@ double trainShapes(const TrainOptions& given) {
     torch::manual_seed(o.seed);
     CaptioningTransformer model(config, vocab.nullId());
     int64_t start = 0;
-    AdamW opt(
-        [&] {
-            std::vector<std::pair<std::string, torch::Tensor>> ps;
-            for (const auto& p : model->named_parameters())
-                ps.emplace_back(p.key(), p.value());
-            return ps;
-        }(),
-        o.weightDecay);
+    std::vector<std::pair<std::string, torch::Tensor>> named;
+    std::vector<torch::Tensor> params;
+    for (const auto& p : model->named_parameters()) {
+        named.emplace_back(p.key(), p.value());
+        params.push_back(p.value());
+    }
+    AdamW opt(named, o.weightDecay);
     if (!o.resume.empty()) {
         loadStateDict(*model, ck.stateDict);
         opt.restore(ck.trainState);
         start = ck.meta.steps;
+    }
+    dp.agree("options", runKey(o, start));
+    {
+        torch::NoGradGuard ng; // every rank starts from rank 0's weights and moments
+        auto all = params;
+        for (const auto& m : opt.moments())
+            all.push_back(m);
+        dp.broadcast(all);
     }
     auto save = [&](int64_t step, const std::string& path, bool withState) {
         Checkpoint out;
@@ -156,7 +157,8 @@ double trainShapes(const TrainOptions& given) {
                            " (generated; held-out seeds below 1e9)";
         out.meta.date = isoDateNow();
         out.meta.source = "captionlens-cli train --seed " + std::to_string(o.seed) +
-                          (o.world == World::Varied ? "" : " --world classic");
+                          (o.world == World::Varied ? "" : " --world classic") +
+                          (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "");
         if (withState)
             out.trainState = opt.state();
         else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
@@ -174,10 +176,8 @@ double trainShapes(const TrainOptions& given) {
     // The next batch is drawn on its own thread while this step runs (scenes depend only on
     // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
     auto draw = [&](int64_t step) {
-        std::vector<uint64_t> seeds(static_cast<size_t>(o.batch));
-        for (int64_t i = 0; i < o.batch; ++i)
-            seeds[i] = kTrainSeedBase + (o.seed * 1000003ULL + step) * o.batch + i;
-        return shapesBatch(seeds, o.imageSize, vocab, o.world, o.letterbox, variedShare(o, step));
+        return shapesBatch(stepSeeds(o, step), o.imageSize, vocab, o.world, o.letterbox,
+                           variedShare(o, step));
     };
     std::future<ShapesBatch> next;
     if (start < o.steps)
@@ -191,14 +191,12 @@ double trainShapes(const TrainOptions& given) {
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);
         auto scores = model->forward(batch.images, in); // (N, T, V)
-        auto loss = torch::nn::functional::cross_entropy(
-            scores.reshape({-1, scores.size(-1)}), target.reshape({-1}),
-            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(vocab.nullId()));
+        auto [loss, l] = stepLoss(scores, target, vocab.nullId(), dp);
         model->zero_grad();
         loss.backward();
-        torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+        dp.sumGradients(params);
+        torch::nn::utils::clip_grad_norm_(params, 1.0);
         opt.step(learningRate(o, step));
-        const double l = loss.item<double>();
         const auto tEnd = std::chrono::steady_clock::now();
         const auto ms = [](auto a, auto b) {
             return std::chrono::duration<double, std::milli>(b - a).count();
@@ -208,22 +206,28 @@ double trainShapes(const TrainOptions& given) {
         if (o.onProgress) {
             const double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            const double rate = (done - start) * o.batch / std::max(secs, 1e-9);
+            const int64_t perStep = o.batch * dp.size();
+            const double rate = (done - start) * perStep / std::max(secs, 1e-9);
             o.onProgress({done, o.steps, avg, l, rate,
-                          (o.steps - done) * o.batch / std::max(rate, 1e-9), ms(tData, tStep),
+                          (o.steps - done) * perStep / std::max(rate, 1e-9), ms(tData, tStep),
                           ms(tStep, tEnd)});
         }
         if (done % o.saveEvery == 0 || done == o.steps) {
             model->eval();
-            save(done, o.out, done != o.steps);
-            if (std::find(o.snapshotSteps.begin(), o.snapshotSteps.end(), done) !=
-                o.snapshotSteps.end())
+            if (dp.leader()) // rank 0 writes; the others wait for it at the next collective
+                save(done, o.out, done != o.steps);
+            if (dp.leader() && std::find(o.snapshotSteps.begin(), o.snapshotSteps.end(), done) !=
+                                   o.snapshotSteps.end())
                 save(done,
                      o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(done) + ".pt",
                      false);
-            const bool stop = o.stopAfter && o.stopAfter(done, o.out) && done != o.steps;
-            if (stop) {
-                save(done, o.out, false);
+            auto stop = torch::tensor(
+                {dp.leader() && o.stopAfter && o.stopAfter(done, o.out) && done != o.steps ? 1
+                                                                                           : 0});
+            dp.broadcast({stop}); // rank 0's verdict, on every rank
+            if (stop.item<int>() != 0) {
+                if (dp.leader())
+                    save(done, o.out, false);
                 return avg;
             }
             model->train();

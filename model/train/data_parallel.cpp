@@ -1,0 +1,185 @@
+#include "model/train/data_parallel.h"
+
+// ProcessGroupGloo.hpp declares its class only for builds with the Gloo backend, which
+// Debian's LibTorch is (the symbols are in libtorch_cpu); the headers come from libgloo-dev.
+#define USE_C10D_GLOO 1
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <glog/logging.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace cl {
+
+namespace {
+
+constexpr int64_t kBucketElements = 1 << 18; // 1 MiB of float32 per allreduce
+
+// c10d's messages start with "[file:line] " and may run over several lines: keep the reason.
+std::string reason(const std::exception& e) {
+    std::string s = e.what();
+    if (const auto* c = dynamic_cast<const c10::Error*>(&e))
+        s = c->what_without_backtrace();
+    s = s.substr(0, s.find('\n'));
+    if (!s.empty() && s[0] == '[' && s.find("] ") != std::string::npos)
+        s = s.substr(s.find("] ") + 2);
+    return s.size() > 300 ? s.substr(0, 300) + "..." : s;
+}
+
+bool loopback(const std::string& host) {
+    return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::shared_ptr<::gloo::transport::Device> device(const std::string& masterHost) {
+    if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname)
+        return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+    if (loopback(masterHost)) // every rank on this machine
+        return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    return c10d::ProcessGroupGloo::createDefaultDevice();
+}
+
+} // namespace
+
+struct DataParallel::Group {
+    c10::intrusive_ptr<c10d::TCPStore> store;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
+    std::string where; // "rank 1 of 2"
+    double timeout = 0;
+
+    template <typename F> void run(const char* what, F&& f) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            throw std::runtime_error(where + ": another rank died or stopped answering (" + what +
+                                     ": " + reason(e) + "; --timeout " +
+                                     std::to_string(int(timeout)) + " s)");
+        }
+    }
+};
+
+DataParallel::DataParallel(const ParallelOptions& o) : m_rank(o.rank), m_size(o.worldSize) {
+    if (o.worldSize < 1 || o.worldSize > 1024)
+        throw std::invalid_argument("--world-size must be 1 to 1024, not " +
+                                    std::to_string(o.worldSize));
+    if (o.rank < 0 || o.rank >= o.worldSize)
+        throw std::invalid_argument("--rank must be 0 to " + std::to_string(o.worldSize - 1) +
+                                    " in a world of " + std::to_string(o.worldSize) + ", not " +
+                                    std::to_string(o.rank));
+    if (!(o.timeoutSeconds >= 1 && o.timeoutSeconds <= 86400))
+        throw std::invalid_argument("--timeout must be 1 to 86400 seconds");
+    if (o.worldSize == 1)
+        return;
+    // c10d logs its retries and timeouts to stderr through glog before it throws; the exception
+    // is what the user reads (one line), so only fatal messages stay.
+    FLAGS_minloglevel = google::GLOG_FATAL;
+    m_group = std::make_unique<Group>();
+    m_group->where = "rank " + std::to_string(o.rank) + " of " + std::to_string(o.worldSize);
+    m_group->timeout = o.timeoutSeconds;
+    const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
+    try {
+        c10d::TCPStoreOptions so;
+        so.port = static_cast<std::uint16_t>(o.port);
+        so.isServer = o.rank == 0;
+        so.numWorkers = static_cast<std::size_t>(o.worldSize);
+        so.timeout = timeout;
+        m_group->store = c10::make_intrusive<c10d::TCPStore>(o.host, so);
+        auto po = c10d::ProcessGroupGloo::Options::create(timeout);
+        po->devices.push_back(device(o.host));
+        po->threads = 2;
+        m_group->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(m_group->store, int(o.rank),
+                                                                  int(o.worldSize), po);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(m_group->where + ": no rendezvous with all " +
+                                 std::to_string(o.worldSize) + " ranks at " + o.host + ":" +
+                                 std::to_string(o.port) + " within " +
+                                 std::to_string(int(o.timeoutSeconds)) + " s (" + reason(e) + ")");
+    }
+}
+
+DataParallel::~DataParallel() = default;
+
+void DataParallel::agree(const std::string& what, const std::string& text) {
+    if (!m_group)
+        return;
+    const std::string key = "agree/" + what;
+    std::string leaders;
+    m_group->run("the rendezvous", [&] {
+        if (leader())
+            m_group->store->set(key, std::vector<uint8_t>(text.begin(), text.end()));
+        const auto v = m_group->store->get(key);
+        leaders.assign(v.begin(), v.end());
+    });
+    if (leaders != text)
+        throw std::invalid_argument(m_group->where + ": its " + what + " (" + text +
+                                    ") differ from rank 0's (" + leaders +
+                                    "); every rank needs the same command");
+}
+
+void DataParallel::broadcast(const std::vector<torch::Tensor>& tensors) {
+    if (!m_group)
+        return;
+    m_group->run("broadcast", [&] {
+        for (const auto& t : tensors) {
+            std::vector<at::Tensor> one{t};
+            m_group->pg->broadcast(one)->wait();
+        }
+    });
+}
+
+void DataParallel::sum(const torch::Tensor& tensor) {
+    if (!m_group)
+        return;
+    m_group->run("allreduce", [&] {
+        std::vector<at::Tensor> one{tensor};
+        m_group->pg->allreduce(one)->wait();
+    });
+}
+
+void DataParallel::sumGradients(const std::vector<torch::Tensor>& params) {
+    if (!m_group)
+        return;
+    torch::NoGradGuard ng;
+    std::vector<std::vector<torch::Tensor>> buckets(1);
+    int64_t filled = 0;
+    for (const auto& p : params) {
+        if (!p.grad().defined())
+            continue;
+        if (filled > 0 && filled + p.numel() > kBucketElements) {
+            buckets.emplace_back();
+            filled = 0;
+        }
+        buckets.back().push_back(p.grad());
+        filled += p.numel();
+    }
+    std::vector<torch::Tensor> flat;
+    std::vector<c10::intrusive_ptr<c10d::Work>> work;
+    m_group->run("gradient allreduce", [&] {
+        for (const auto& b : buckets) {
+            if (b.empty())
+                continue;
+            std::vector<torch::Tensor> views;
+            for (const auto& g : b)
+                views.push_back(g.reshape({-1}));
+            flat.push_back(torch::cat(views));
+            std::vector<at::Tensor> one{flat.back()};
+            work.push_back(m_group->pg->allreduce(one));
+        }
+        for (auto& w : work)
+            w->wait();
+    });
+    size_t k = 0;
+    for (const auto& b : buckets) {
+        if (b.empty())
+            continue;
+        int64_t at = 0;
+        for (const auto& g : b) {
+            g.copy_(flat[k].narrow(0, at, g.numel()).view_as(g));
+            at += g.numel();
+        }
+        ++k;
+    }
+}
+
+} // namespace cl

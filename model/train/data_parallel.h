@@ -1,0 +1,42 @@
+#pragma once
+// Data-parallel training on LibTorch's c10d: the ranks meet at a TCPStore that rank 0 hosts, then
+// sum through ProcessGroupGloo. A world of one rank communicates nothing. Every failure (a rank
+// that never comes, dies or stops answering within the timeout) throws one readable line.
+#include "model/api/trainer.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cl {
+
+class DataParallel {
+  public:
+    explicit DataParallel(const ParallelOptions& options);
+    ~DataParallel();
+    DataParallel(const DataParallel&) = delete;
+    DataParallel& operator=(const DataParallel&) = delete;
+
+    int64_t rank() const { return m_rank; }
+    int64_t size() const { return m_size; }
+    bool leader() const { return m_rank == 0; }
+
+    // Throws unless every rank gave the same text for `what` (options that must agree).
+    void agree(const std::string& what, const std::string& text);
+    // Rank 0's values, in place, on every rank.
+    void broadcast(const std::vector<torch::Tensor>& tensors);
+    // Sums in place over the ranks.
+    void sum(const torch::Tensor& tensor);
+    // Sums every defined gradient of `params` over the ranks, in buckets (one allreduce each,
+    // all in flight at once).
+    void sumGradients(const std::vector<torch::Tensor>& params);
+
+  private:
+    struct Group;
+    int64_t m_rank = 0, m_size = 1;
+    std::unique_ptr<Group> m_group;
+};
+
+} // namespace cl
