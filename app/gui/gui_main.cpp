@@ -38,7 +38,7 @@ struct Options {
     QCommandLineOption screenshot{"screenshot",
                                   "Save the window to this PNG after captioning and exit", "png"};
     QCommandLineOption panel{
-        "panel", "Panel to show: caption, attention, pe, decode, heads, compare, timeline or scene",
+        "panel", "Panel to show: caption, attention, pe, decode, heads, compare, timeline, scene or train",
         "name", "caption"};
     QCommandLineOption profile{"profile", "Print image-to-painted latency over N scenes and exit",
                                "n"};

@@ -52,6 +52,7 @@ struct TrainOptions {
     std::string out;                    // checkpoint written every saveEvery steps and at the end
     std::string resume;                 // continue from this checkpoint (its options win)
     std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
+    std::string snapshotDir; // if set, snapshots go there as step000100.pt (a timeline's run)
     ParallelOptions parallel;
     std::function<void(const TrainProgress&)> onProgress;
     std::function<std::string(const std::string& checkpoint)> evaluateSnapshot; // JSON or ""
@@ -59,6 +60,9 @@ struct TrainOptions {
     // just written. Returning true ends the run there, the file then written again as a final
     // model (calibrated, without the optimiser's state). train --until-exact uses it.
     std::function<bool(int64_t step, const std::string& checkpoint)> stopAfter;
+    // After every step (one rank only): false ends the run there, `out` written as a final
+    // model. It may block (the app's Pause).
+    std::function<bool(int64_t step)> keepGoing;
 };
 
 // Returns the final average loss. Throws on bad options or I/O errors.

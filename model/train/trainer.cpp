@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <future>
 #include <stdexcept>
 
@@ -44,6 +45,14 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     o.letterbox = ck.config.encoder.letterbox;
     o.dropout = ck.config.dropout;
     return o;
+}
+
+std::string snapshotPath(const TrainOptions& o, int64_t step) {
+    if (o.snapshotDir.empty())
+        return o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(step) + ".pt";
+    char name[32];
+    std::snprintf(name, sizeof name, "/step%06lld.pt", static_cast<long long>(step));
+    return o.snapshotDir + name;
 }
 
 // What every data-parallel rank must have been given alike (the rest follows from these).
@@ -113,6 +122,8 @@ double trainShapes(const TrainOptions& given) {
         throw std::invalid_argument("steps and batch must be positive");
     if (!(given.dropout >= 0 && given.dropout < 1))
         throw std::invalid_argument("--dropout must be in [0, 1)");
+    if (given.keepGoing && given.parallel.worldSize > 1)
+        throw std::invalid_argument("a run that can be paused or stopped has one rank");
     DataParallel dp(given.parallel);
     Checkpoint ck;
     TrainOptions o = given;
@@ -212,15 +223,19 @@ double trainShapes(const TrainOptions& given) {
                           (o.steps - done) * perStep / std::max(rate, 1e-9), ms(tData, tStep),
                           ms(tStep, tEnd)});
         }
+        const bool halt = o.keepGoing && !o.keepGoing(done) && done != o.steps;
+        if (halt) {
+            model->eval();
+            save(done, o.out, false);
+            return avg;
+        }
         if (done % o.saveEvery == 0 || done == o.steps) {
             model->eval();
             if (dp.leader()) // rank 0 writes; the others wait for it at the next collective
                 save(done, o.out, done != o.steps);
             if (dp.leader() && std::find(o.snapshotSteps.begin(), o.snapshotSteps.end(), done) !=
                                    o.snapshotSteps.end())
-                save(done,
-                     o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(done) + ".pt",
-                     false);
+                save(done, snapshotPath(o, done), false);
             auto stop = torch::tensor(
                 {dp.leader() && o.stopAfter && o.stopAfter(done, o.out) && done != o.steps ? 1
                                                                                            : 0});

@@ -30,6 +30,7 @@ class PePanel;
 class SceneEditor;
 class Selection;
 class TimelinePanel;
+class TrainPanel;
 class CourseBrowser;
 
 class MainWindow final : public QMainWindow {
@@ -41,7 +42,7 @@ class MainWindow final : public QMainWindow {
     void openCheckpoint(const QString& path);
     void openFeatures(const QString& path, int row);
     void openRandomScene(quint64 seed);
-    // "caption", "attention", "pe", "decode", "heads", "compare", "timeline" or "scene"
+    // "caption", "attention", "pe", "decode", "heads", "compare", "timeline", "train" or "scene"
     void showPanel(const QString& name);
     QString currentPanel() const;
     bool openRunFolder(const QString& folder); // the training timeline
@@ -75,6 +76,7 @@ class MainWindow final : public QMainWindow {
     ExplainPanel* explainPanel() const;                              // up to date with view()
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
+    TrainPanel* trainPanel() const { return m_trainPanel; }
     SceneEditor* sceneEditor() const; // up to date with view()
     // A lesson being read (off the GUI thread) or replayed.
     bool lessonPending() const { return m_reading > 0 || m_session->lessonPending(); }
@@ -149,6 +151,7 @@ class MainWindow final : public QMainWindow {
     ExplainPanel* m_explainPanel;
     ComparePanel* m_comparePanel;
     TimelinePanel* m_timelinePanel;
+    TrainPanel* m_trainPanel;
     SceneEditor* m_sceneEditor;
     bool m_compareStale = true, m_timelineStale = true;
     QComboBox* m_device;

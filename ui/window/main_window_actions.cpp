@@ -130,6 +130,8 @@ void MainWindow::buildViewMenu() {
                     [this] { showPanel("timeline"); });
     view->addAction(tr("&Scene Editor"), QKeySequence(Qt::CTRL | Qt::Key_8), this,
                     [this] { showPanel("scene"); });
+    view->addAction(tr("T&raining Panel"), QKeySequence(Qt::CTRL | Qt::Key_9), this,
+                    [this] { showPanel("train"); });
 
     view->addSeparator();
     m_presenterAction =

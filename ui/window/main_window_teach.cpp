@@ -6,6 +6,7 @@
 #include "ui/panels/scene_editor.h"
 #include "ui/panels/selection.h"
 #include "ui/panels/timeline_panel.h"
+#include "ui/panels/train_panel.h"
 #include "ui/window/background.h"
 #include "ui/window/main_window.h"
 
@@ -24,9 +25,16 @@ void MainWindow::buildTeachingPanels() {
     m_comparePanel = new ComparePanel(m_tabs);
     m_timelinePanel = new TimelinePanel(m_tabs);
     m_sceneEditor = new SceneEditor(m_selection, m_tabs);
+    m_trainPanel = new TrainPanel(m_tabs);
     addPanel(QStringLiteral("compare"), m_comparePanel, tr("C&ompare"));
     addPanel(QStringLiteral("timeline"), m_timelinePanel, tr("&Timeline"));
     addPanel(QStringLiteral("scene"), m_sceneEditor, tr("&Scene editor"));
+    addPanel(QStringLiteral("train"), m_trainPanel, tr("T&rain"));
+    // Watch it learn: each snapshot captions the image on screen in every panel.
+    connect(m_trainPanel, &TrainPanel::snapshotReady, this,
+            [this](const QString& path) { openCheckpoint(path); });
+    connect(m_trainPanel, &TrainPanel::timelineRequested, this, &MainWindow::openRunFolder);
+    connect(m_trainPanel, &TrainPanel::errorRaised, this, &MainWindow::showError);
     connect(m_comparePanel, &ComparePanel::pathsChanged, this, [this] {
         m_compareStale = true;
         refreshStalePanels();

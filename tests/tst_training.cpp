@@ -1,0 +1,137 @@
+// Watch it learn (issue 17 part 1): the Train panel driven through its real buttons on a tiny
+// config: Start, the loss curve gains points, Pause stops them and Resume restarts them, a
+// snapshot lands in the run folder and captions the image in every panel, Open in Timeline shows
+// the run, Stop ends it with the last step kept, Save model writes a file captionlens-cli reads.
+#include "tests/cli_run.h"
+#include "tests/gui_fixture.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/panels/train_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QtTest>
+
+using namespace cl;
+using cl::ui::TrainPanel;
+
+class TestTraining : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QVERIFY(m_gui.start()); }
+    void cleanupTestCase() { m_gui.stop(); }
+    void trainsPausesSnapshotsStopsAndSaves();
+    void refusesAFolderThatHoldsARun();
+
+  private:
+    QPushButton* button(const QString& text) const;
+    void click(const QString& text) {
+        QPushButton* b = button(text);
+        QVERIFY2(b && b->isVisible() && b->isEnabled(), qPrintable(text));
+        QTest::mouseClick(b, Qt::LeftButton, {}, b->rect().center());
+    }
+    TrainPanel* panel() const { return m_gui.window->trainPanel(); }
+    int points() const { return panel()->lossPlot()->graph(0)->dataCount(); }
+    cltest::GuiFixture m_gui;
+};
+
+QPushButton* TestTraining::button(const QString& text) const {
+    for (auto* b : panel()->findChildren<QPushButton*>())
+        if (b->text() == text)
+            return b;
+    return nullptr;
+}
+
+namespace {
+
+ui::TrainSettings tiny() {
+    ui::TrainSettings s;
+    s.layers = 1;
+    s.heads = 2;
+    s.width = 32;
+    s.batch = 4;
+    s.steps = 5000; // stopped long before
+    s.evalEvery = 20;
+    s.evalScenes = 10;
+    return s;
+}
+
+} // namespace
+
+void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
+    auto& w = *m_gui.window;
+    QVERIFY(m_gui.openAndWait(m_gui.saveScene(7)));
+    w.showPanel(QStringLiteral("train"));
+    panel()->setSettings(tiny());
+    const QString run = m_gui.dir.filePath(QStringLiteral("run"));
+    panel()->setRunFolder(run);
+    click(QStringLiteral("Start"));
+    QVERIFY(panel()->run()->running());
+    QTRY_VERIFY_WITH_TIMEOUT(points() > 5, 60000);
+
+    click(QStringLiteral("Pause"));
+    QTest::qWait(300); // steps already posted arrive
+    const int paused = points();
+    QTest::qWait(1000);
+    QCOMPARE(points(), paused);
+    QVERIFY(panel()->statusText().startsWith(QStringLiteral("Paused")));
+    click(QStringLiteral("Resume"));
+    QTRY_VERIFY_WITH_TIMEOUT(points() > paused + 3, 30000);
+
+    // The first snapshot: in the run folder, and the image on screen captioned by it everywhere.
+    const QString first = run + QStringLiteral("/step000020.pt");
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(first), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        QFileInfo(QString::fromStdString(w.model().path)).path() == QFileInfo(first).path(), 60000);
+    QCOMPARE(w.model().config.numLayers, int64_t(1));
+    QTRY_VERIFY_WITH_TIMEOUT(panel()->probeText().startsWith(QStringLiteral("Probe after")), 30000);
+    QVERIFY(panel()->lossPlot()->graph(2)->dataCount() >= 1); // held-out exact match
+
+    click(QStringLiteral("Open in Timeline"));
+    QCOMPARE(w.currentPanel(), QStringLiteral("timeline"));
+    QVERIFY(w.timelinePanel()->snapshots().contains(QFileInfo(first).absoluteFilePath()));
+
+    w.showPanel(QStringLiteral("train"));
+    QSignalSpy done(panel()->run(), &ui::TrainingRun::finished);
+    click(QStringLiteral("Stop"));
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.first().first().toString(), QString());
+    QVERIFY(!panel()->run()->running());
+    const QString last = panel()->run()->latestModel();
+    QVERIFY2(QFile::exists(last) && last.startsWith(QDir(run).absolutePath()), qPrintable(last));
+    const int kept = int(QDir(run).entryList({QStringLiteral("*.pt")}).size());
+    QTest::qWait(300);
+    QCOMPARE(int(QDir(run).entryList({QStringLiteral("*.pt")}).size()), kept); // it stopped
+    QVERIFY(button(QStringLiteral("Start"))->isEnabled());
+
+    const QString saved = m_gui.dir.filePath(QStringLiteral("mine.pt"));
+    QSignalSpy written(panel(), &TrainPanel::modelSaved);
+    QVERIFY(panel()->saveModel(saved));
+    QVERIFY(written.wait(60000));
+    const auto info = cltest::runCli({"info", saved, "--json"});
+    QVERIFY2(info.code == 0, info.err.constData());
+    const auto j = QJsonDocument::fromJson(info.out).object();
+    QVERIFY(j["metadata"].toObject()["steps"].toInt() >= 20);
+    QVERIFY(j["world_check"].toBool()); // calibrated on the way
+}
+
+void TestTraining::refusesAFolderThatHoldsARun() {
+    // A folder with checkpoints in it already is never trained into (or mixed in the Timeline).
+    const QString run = m_gui.dir.filePath(QStringLiteral("taken"));
+    QDir().mkpath(run);
+    QFile::copy(cltest::kModel, run + QStringLiteral("/default.pt"));
+    m_gui.window->showPanel(QStringLiteral("train"));
+    panel()->setSettings(tiny());
+    panel()->setRunFolder(run);
+    QSignalSpy errors(panel(), &TrainPanel::errorRaised);
+    click(QStringLiteral("Start"));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(errors.first().first().toString().contains(QStringLiteral("already holds a run")));
+    QVERIFY(!panel()->run()->running());
+}
+
+QTEST_MAIN(TestTraining)
+#include "tst_training.moc"

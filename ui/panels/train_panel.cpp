@@ -1,0 +1,394 @@
+#include "ui/panels/train_panel.h"
+#include "ui/math/attention_math.h"
+#include "ui/math/colormap.h"
+#include "ui/widgets/attention_tile.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "model/api/checkpoint_tools.h"
+#include "ui/window/background.h"
+
+namespace cl::ui {
+
+namespace {
+
+QSpinBox* spin(int lo, int hi, int step = 1) {
+    auto* s = new QSpinBox;
+    s->setRange(lo, hi);
+    s->setSingleStep(step);
+    return s;
+}
+
+QString minutes(double seconds) {
+    const int s = int(std::max(0.0, seconds) + 0.5);
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+} // namespace
+
+TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent), m_run(new TrainingRun(this)) {
+    auto* left = new QVBoxLayout;
+    left->addWidget(buildRecipe());
+    left->addWidget(buildControls());
+    left->addStretch(1);
+    buildPlot();
+    m_probe = new QLabel(tr("Probe: the image on screen, captioned by each new snapshot."));
+    m_probe->setWordWrap(true);
+    auto* tileRow = new QWidget;
+    m_tiles = new QHBoxLayout(tileRow);
+    m_tiles->setContentsMargins(0, 0, 0, 0);
+    m_tiles->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(tileRow);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(150);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_plot, 3);
+    right->addWidget(m_probe);
+    right->addWidget(scroll, 2);
+    auto* row = new QHBoxLayout(this);
+    row->addLayout(left, 0);
+    row->addLayout(right, 1);
+    connect(m_run, &TrainingRun::progressed, this, &TrainPanel::onProgress);
+    connect(m_run, &TrainingRun::snapshotWritten, this, &TrainPanel::onSnapshot);
+    connect(m_run, &TrainingRun::finished, this, &TrainPanel::onFinished);
+    setSettings(TrainSettings::lecture());
+    syncButtons();
+}
+
+QWidget* TrainPanel::buildRecipe() {
+    auto* box = new QGroupBox(tr("Model and recipe"));
+    auto* form = new QFormLayout(box);
+    m_preset = new QComboBox;
+    m_preset->addItems(
+        {tr("Lecture (a few minutes)"), tr("Bundled model's recipe (40 min)"), tr("Custom")});
+    m_layers = spin(1, 6);
+    m_heads = spin(1, 8);
+    m_width = new QComboBox;
+    for (int w : {32, 64, 128, 256})
+        m_width->addItem(QString::number(w), w);
+    m_position2d = new QCheckBox(tr("2D position code on the image grid"));
+    m_world = new QComboBox;
+    m_world->addItems({tr("classic scenes"), tr("varied (slides, paper, outlines)")});
+    m_batch = spin(1, 256);
+    m_lr = new QDoubleSpinBox;
+    m_lr->setDecimals(4);
+    m_lr->setRange(0.0001, 0.05);
+    m_lr->setSingleStep(0.0005);
+    m_steps = spin(10, 200000, 100);
+    m_every = spin(10, 20000, 50);
+    form->addRow(tr("Preset"), m_preset);
+    form->addRow(tr("Layers"), m_layers);
+    form->addRow(tr("Heads"), m_heads);
+    form->addRow(tr("Width"), m_width);
+    form->addRow(m_position2d);
+    form->addRow(tr("Scenes"), m_world);
+    form->addRow(tr("Batch"), m_batch);
+    form->addRow(tr("Learning rate"), m_lr);
+    form->addRow(tr("Steps"), m_steps);
+    form->addRow(tr("Snapshot every"), m_every);
+    connect(m_preset, &QComboBox::activated, this, &TrainPanel::applyPreset);
+    auto custom = [this] {
+        if (!signalsBlocked())
+            m_preset->setCurrentIndex(2);
+    };
+    for (auto* s : {m_layers, m_heads, m_batch, m_steps, m_every})
+        connect(s, &QSpinBox::valueChanged, this, custom);
+    connect(m_lr, &QDoubleSpinBox::valueChanged, this, custom);
+    connect(m_width, &QComboBox::activated, this, custom);
+    connect(m_world, &QComboBox::activated, this, custom);
+    connect(m_position2d, &QCheckBox::toggled, this, custom);
+    return box;
+}
+
+QWidget* TrainPanel::buildControls() {
+    auto* box = new QWidget;
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    m_start = new QPushButton(tr("Start"));
+    m_pause = new QPushButton(tr("Pause"));
+    m_pause->setCheckable(true);
+    m_stop = new QPushButton(tr("Stop"));
+    m_save = new QPushButton(tr("Save model…"));
+    m_timeline = new QPushButton(tr("Open in Timeline"));
+    auto* buttons = new QHBoxLayout;
+    for (auto* b : {m_start, m_pause, m_stop})
+        buttons->addWidget(b);
+    auto* files = new QHBoxLayout;
+    files->addWidget(m_save);
+    files->addWidget(m_timeline);
+    m_follow = new QCheckBox(tr("Show each snapshot in every panel"));
+    m_follow->setChecked(true);
+    m_status = new QLabel(tr("Not started."));
+    m_status->setWordWrap(true);
+    v->addLayout(buttons);
+    v->addLayout(files);
+    v->addWidget(m_follow);
+    v->addWidget(m_status);
+    connect(m_start, &QPushButton::clicked, this, &TrainPanel::start);
+    connect(m_pause, &QPushButton::toggled, this, [this](bool on) {
+        m_run->setPaused(on);
+        m_pause->setText(on ? tr("Resume") : tr("Pause"));
+        if (on)
+            m_status->setText(tr("Paused. ") + m_status->text());
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        m_run->stop();
+        m_stop->setEnabled(false);
+        m_status->setText(tr("Stopping after this step…"));
+    });
+    connect(m_save, &QPushButton::clicked, this, &TrainPanel::chooseSavePath);
+    connect(m_timeline, &QPushButton::clicked, this,
+            [this] { emit timelineRequested(m_run->folder()); });
+    return box;
+}
+
+void TrainPanel::buildPlot() {
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumSize(280, 200);
+    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->yAxis->setLabel(tr("loss (nats per word)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(tr("held-out exact match %"));
+    m_plot->yAxis2->setRange(0, 100);
+    m_plot->legend->setVisible(true);
+    auto* raw = m_plot->addGraph();
+    raw->setName(tr("loss, each step"));
+    raw->setPen(QPen(QColor(160, 190, 230), 1));
+    auto* smooth = m_plot->addGraph();
+    smooth->setName(tr("loss, smoothed"));
+    smooth->setPen(QPen(QColor(20, 70, 160), 2.5));
+    auto* exact = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    exact->setName(tr("exact match"));
+    exact->setPen(QPen(QColor(220, 110, 20), 2));
+    exact->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+}
+
+void TrainPanel::applyPreset(int index) {
+    if (index == 0)
+        setSettings(TrainSettings::lecture());
+    else if (index == 1)
+        setSettings(TrainSettings::shipped());
+}
+
+TrainSettings TrainPanel::settings() const {
+    TrainSettings s;
+    s.layers = m_layers->value();
+    s.heads = m_heads->value();
+    s.width = m_width->currentData().toInt();
+    s.position2d = m_position2d->isChecked();
+    s.varied = m_world->currentIndex() == 1;
+    s.batch = m_batch->value();
+    s.lr = m_lr->value();
+    s.steps = m_steps->value();
+    s.evalEvery = m_every->value();
+    s.evalScenes = m_preset->currentIndex() == 1 ? 200 : 100;
+    return s;
+}
+
+void TrainPanel::setSettings(const TrainSettings& s) {
+    const QSignalBlocker quiet(this);
+    m_layers->setValue(s.layers);
+    m_heads->setValue(s.heads);
+    m_width->setCurrentIndex(std::max(0, m_width->findData(s.width)));
+    m_position2d->setChecked(s.position2d);
+    m_world->setCurrentIndex(s.varied ? 1 : 0);
+    m_batch->setValue(s.batch);
+    m_lr->setValue(s.lr);
+    m_steps->setValue(s.steps);
+    m_every->setValue(s.evalEvery);
+}
+
+void TrainPanel::start() {
+    QString folder = m_nextFolder;
+    if (folder.isEmpty())
+        folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                 QStringLiteral("/runs/run-") +
+                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    if (!m_run->start(settings(), folder)) {
+        emit errorRaised(m_run->error());
+        return;
+    }
+    m_nextFolder.clear();
+    for (int i = 0; i < m_plot->graphCount(); ++i)
+        m_plot->graph(i)->data()->clear();
+    m_probeStep = -1;
+    m_status->setText(tr("Starting… snapshots go to %1").arg(m_run->folder()));
+    syncButtons();
+}
+
+void TrainPanel::onProgress(qint64 step, qint64 steps, double smoothed, double loss,
+                            double perSecond, double secondsLeft) {
+    m_plot->graph(0)->addData(double(step), loss);
+    m_plot->graph(1)->addData(double(step), smoothed);
+    if (!m_pause->isChecked() && m_stop->isEnabled())
+        m_status->setText(tr("Step %1 of %2 · loss %3 · %4 steps/s · ETA %5")
+                              .arg(step)
+                              .arg(steps)
+                              .arg(smoothed, 0, 'f', 3)
+                              .arg(perSecond, 0, 'f', 1)
+                              .arg(minutes(secondsLeft)));
+    queueReplot();
+}
+
+// At most ~20 redraws a second however fast the steps come.
+void TrainPanel::queueReplot() {
+    if (m_replotQueued)
+        return;
+    m_replotQueued = true;
+    QTimer::singleShot(50, this, [this] {
+        m_replotQueued = false;
+        m_plot->rescaleAxes();
+        m_plot->yAxis->setRangeLower(0);
+        m_plot->yAxis2->setRange(0, 100);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+void TrainPanel::onSnapshot(const QString& path, qint64 step, double exact) {
+    if (exact >= 0) {
+        m_plot->graph(2)->addData(double(step), 100 * exact);
+        queueReplot();
+    }
+    m_probeSnapshot = path;
+    m_probeStep = step;
+    syncButtons();
+    if (following())
+        emit snapshotReady(path);
+}
+
+void TrainPanel::onFinished(const QString& error) {
+    m_pause->setChecked(false);
+    syncButtons();
+    if (!error.isEmpty()) {
+        m_status->setText(tr("Training failed: %1").arg(error));
+        emit errorRaised(error);
+        return;
+    }
+    m_status->setText(
+        tr("Done after %1 steps. Snapshots in %2.").arg(m_probeStep).arg(m_run->folder()));
+}
+
+void TrainPanel::syncButtons() {
+    const bool running = m_run->running();
+    m_start->setEnabled(!running);
+    m_pause->setEnabled(running);
+    m_stop->setEnabled(running);
+    m_save->setEnabled(!m_run->latestModel().isEmpty());
+    m_timeline->setEnabled(!m_run->latestModel().isEmpty());
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_preset, m_layers, m_heads, m_width, m_position2d,
+                                         m_world, m_batch, m_lr, m_steps, m_every})
+        w->setEnabled(!running);
+}
+
+bool TrainPanel::following() const {
+    return m_follow->isChecked();
+}
+
+QString TrainPanel::statusText() const {
+    return m_status->text();
+}
+
+QString TrainPanel::probeText() const {
+    return m_probe->text();
+}
+
+void TrainPanel::setView(const CaptionView& view) {
+    m_view = view;
+    fillProbe();
+}
+
+void TrainPanel::fillProbe() {
+    const CaptionTrace& trace = m_view.trace;
+    const bool ours =
+        !m_probeSnapshot.isEmpty() &&
+        QFileInfo(QString::fromStdString(m_view.model.path)) == QFileInfo(m_probeSnapshot);
+    if (!ours) {
+        m_probe->setText(following() ? tr("Probe: the image on screen, captioned by each new "
+                                          "snapshot.")
+                                     : tr("Probe off: tick “Show each snapshot in every panel”."));
+    } else {
+        m_probe->setText(tr("Probe after %1 steps: “%2”")
+                             .arg(m_probeStep)
+                             .arg(QString::fromStdString(trace.text())));
+    }
+    const int steps = ours && m_view.hasSpatialMemory() ? int(trace.steps.size()) : 0;
+    while (int(m_tileWidgets.size()) > steps) {
+        delete m_tileWidgets.back();
+        m_tileWidgets.pop_back();
+    }
+    while (int(m_tileWidgets.size()) < steps) {
+        auto* tile = new AttentionTile;
+        tile->setFixedSize(120, 140);
+        m_tiles->insertWidget(int(m_tileWidgets.size()), tile);
+        m_tileWidgets.push_back(tile);
+    }
+    for (int t = 0; t < steps; ++t) { // the last layer's head average, as the Timeline shows
+        const auto row = crossRow(trace, int(trace.layers) - 1, -1, t);
+        m_tileWidgets[size_t(t)]->setContent(m_view.image, row, unitGridMap(trace, m_view.image),
+                                             0.6, colourRange(row, true),
+                                             QString::fromStdString(trace.steps[size_t(t)].token));
+    }
+}
+
+void TrainPanel::chooseSavePath() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save model"), QStringLiteral("trained.pt"), tr("Checkpoints (*.pt)"));
+    if (!path.isEmpty())
+        saveModel(path);
+}
+
+bool TrainPanel::saveModel(const QString& path) {
+    const QString from = m_run->latestModel();
+    if (from.isEmpty() || QFileInfo(path) == QFileInfo(from))
+        return false;
+    const QString tmp = path + QStringLiteral(".saving");
+    QFile::remove(tmp);
+    if (!QFile::copy(from, tmp)) {
+        emit errorRaised(tr("Cannot write %1.").arg(path));
+        return false;
+    }
+    m_status->setText(tr("Saving %1 (calibrating its out-of-world check)…").arg(path));
+    tryInBackground<bool>(
+        this,
+        [tmp, path] {
+            calibrateWorldCheck(tmp.toStdString(), 1024);
+            QFile::remove(path);
+            if (!QFile::rename(tmp, path))
+                throw std::runtime_error("cannot move the saved model into place");
+            return true;
+        },
+        [this, path](Outcome<bool>& o) {
+            if (!o.error.isEmpty()) {
+                emit errorRaised(tr("Saving %1 failed: %2").arg(path, o.error));
+                return;
+            }
+            m_status->setText(tr("Saved %1.").arg(path));
+            emit modelSaved(path);
+        });
+    return true;
+}
+
+} // namespace cl::ui
