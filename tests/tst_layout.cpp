@@ -189,7 +189,7 @@ void TestLayout::everyPanelFits_data() {
     QTest::addColumn<QString>("panel");
     for (const char* p :
          {"caption", "attention", "pe", "decode", "heads", "beam", "explain", "compare", "timeline",
-          "scene"})
+          "scene", "train"})
         QTest::newRow(p) << QString(p);
 }
 

@@ -38,7 +38,8 @@ struct Options {
     QCommandLineOption screenshot{"screenshot",
                                   "Save the window to this PNG after captioning and exit", "png"};
     QCommandLineOption panel{
-        "panel", "Panel to show: caption, attention, pe, decode, heads, compare, timeline, scene or train",
+        "panel",
+        "Panel to show: caption, attention, pe, decode, heads, compare, timeline, scene or train",
         "name", "caption"};
     QCommandLineOption profile{"profile", "Print image-to-painted latency over N scenes and exit",
                                "n"};
@@ -48,6 +49,9 @@ struct Options {
     QCommandLineOption timeline{"timeline", "Open a folder of training snapshots", "dir"};
     QCommandLineOption profileDrag{
         "profile-drag", "Print scene-editor drag-to-painted latency over N steps and exit", "n"};
+    QCommandLineOption whileTraining{
+        "while-training", "With --profile-drag: a lecture-preset training run (Train panel) goes "
+                          "on meanwhile, into a temporary folder"};
     QCommandLineOption features{"features", "Caption a row of this .npy feature file", "file"};
     QCommandLineOption row{"row", "The row of --features to caption (default 0)", "i", "0"};
     QCommandLineOption courseData{"course-data",
@@ -60,7 +64,7 @@ struct Options {
         parser.addPositionalArgument(
             "image", "Image to caption, or a .cllesson (default: a bundled sample)");
         parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
-                           timeline, profileDrag, features, row, courseData});
+                           timeline, profileDrag, whileTraining, features, row, courseData});
     }
 };
 
@@ -143,6 +147,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(o.profile)) {
         cl::scheduleProfile(&window, std::max(1, parser.value(o.profile).toInt()));
     } else if (parser.isSet(o.profileDrag)) {
+        if (parser.isSet(o.whileTraining) && !cl::startProfileTraining(&window))
+            return 1;
         cl::scheduleDragProfile(&window, std::max(1, parser.value(o.profileDrag).toInt()));
     } else if (parser.isSet(o.features)) {
         bool ok = false;

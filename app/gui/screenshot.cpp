@@ -2,11 +2,13 @@
 
 #include "ui/imaging/image_writer.h"
 #include "ui/panels/scene_editor.h"
+#include "ui/panels/train_panel.h"
 #include "ui/widgets/scene_canvas.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <sys/resource.h>
@@ -98,6 +100,20 @@ void scheduleProfile(ui::MainWindow* window, int count) {
     });
     window->showPanel(kPanels[0]);
     QTimer::singleShot(0, window, openNext);
+}
+
+bool startProfileTraining(ui::MainWindow* window) {
+    static QTemporaryDir dir; // removed when the app exits
+    ui::TrainPanel* panel = window->trainPanel();
+    panel->setFollowing(false);
+    panel->setRunFolder(dir.filePath(QStringLiteral("run")));
+    if (!dir.isValid() || !panel->startTraining()) {
+        std::fprintf(stderr, "captionlens: error: cannot start training: %s\n",
+                     qPrintable(panel->run()->error()));
+        return false;
+    }
+    std::printf("training meanwhile: %s\n", qPrintable(panel->run()->folder()));
+    return true;
 }
 
 void scheduleDragProfile(ui::MainWindow* window, int count) {

@@ -16,5 +16,8 @@ void scheduleProfile(ui::MainWindow* window, int count);
 // Drags a shape across the scene editor's canvas in `count` mouse-move steps and prints the time
 // from each move to the new caption and the editor and attention maps painted.
 void scheduleDragProfile(ui::MainWindow* window, int count);
+// Starts a lecture-preset training run into a temporary folder (removed at exit), snapshots not
+// followed, so the drag profile measures the editor while the model trains.
+bool startProfileTraining(ui::MainWindow* window);
 
 } // namespace cl

@@ -146,7 +146,7 @@ QWidget* TrainPanel::buildControls() {
     v->addLayout(files);
     v->addWidget(m_follow);
     v->addWidget(m_status);
-    connect(m_start, &QPushButton::clicked, this, &TrainPanel::start);
+    connect(m_start, &QPushButton::clicked, this, &TrainPanel::startTraining);
     connect(m_pause, &QPushButton::toggled, this, [this](bool on) {
         m_run->setPaused(on);
         m_pause->setText(on ? tr("Resume") : tr("Pause"));
@@ -220,7 +220,7 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_every->setValue(s.evalEvery);
 }
 
-void TrainPanel::start() {
+bool TrainPanel::startTraining() {
     QString folder = m_nextFolder;
     if (folder.isEmpty())
         folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
@@ -228,7 +228,7 @@ void TrainPanel::start() {
                  QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     if (!m_run->start(settings(), folder)) {
         emit errorRaised(m_run->error());
-        return;
+        return false;
     }
     m_nextFolder.clear();
     for (int i = 0; i < m_plot->graphCount(); ++i)
@@ -236,6 +236,7 @@ void TrainPanel::start() {
     m_probeStep = -1;
     m_status->setText(tr("Starting… snapshots go to %1").arg(m_run->folder()));
     syncButtons();
+    return true;
 }
 
 void TrainPanel::onProgress(qint64 step, qint64 steps, double smoothed, double loss,
@@ -305,6 +306,10 @@ void TrainPanel::syncButtons() {
 
 bool TrainPanel::following() const {
     return m_follow->isChecked();
+}
+
+void TrainPanel::setFollowing(bool on) {
+    m_follow->setChecked(on);
 }
 
 QString TrainPanel::statusText() const {

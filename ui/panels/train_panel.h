@@ -36,6 +36,8 @@ class TrainPanel final : public QWidget, public Panel {
     void setRunFolder(const QString& folder) { m_nextFolder = folder; }
     bool saveModel(const QString& path); // the newest snapshot or final model, then calibrated
     bool following() const;
+    void setFollowing(bool on);
+    bool startTraining(); // what Start does; false (errorRaised) when the run cannot start
     TrainingRun* run() const { return m_run; }
     QCustomPlot* lossPlot() const { return m_plot; }
     QString statusText() const;
@@ -52,7 +54,6 @@ class TrainPanel final : public QWidget, public Panel {
     QWidget* buildControls();
     void buildPlot();
     void applyPreset(int index);
-    void start();
     void onProgress(qint64 step, qint64 steps, double smoothed, double loss, double perSecond,
                     double secondsLeft);
     void onSnapshot(const QString& path, qint64 step, double exact);

@@ -28,7 +28,7 @@ void MainWindow::buildTeachingPanels() {
     m_trainPanel = new TrainPanel(m_tabs);
     addPanel(QStringLiteral("compare"), m_comparePanel, tr("C&ompare"));
     addPanel(QStringLiteral("timeline"), m_timelinePanel, tr("&Timeline"));
-    addPanel(QStringLiteral("scene"), m_sceneEditor, tr("&Scene editor"));
+    addPanel(QStringLiteral("scene"), m_sceneEditor, tr("&Scene")); // the scene editor
     addPanel(QStringLiteral("train"), m_trainPanel, tr("T&rain"));
     // Watch it learn: each snapshot captions the image on screen in every panel.
     connect(m_trainPanel, &TrainPanel::snapshotReady, this,

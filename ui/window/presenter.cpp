@@ -40,6 +40,9 @@ void scalePlot(QCustomPlot* plot, double factor) {
         if (auto* scale = qobject_cast<QCPColorScale*>(element))
             scaleAxis(scale->axis(), factor);
     }
+    if (plot->legend && plot->legend->visible())
+        plot->legend->setFont(
+            scaled(plot->legend->font(), baseSize(plot->legend, plot->legend->font()), factor));
     for (int i = 0; i < plot->graphCount(); ++i) {
         QPen pen = plot->graph(i)->pen();
         pen.setWidthF(2.0 * factor);
