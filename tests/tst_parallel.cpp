@@ -22,6 +22,7 @@ class TestParallel : public QObject {
     void twoRanksEqualOneRankWithTheirBatch();
     void killedRankStopsTheOtherAndResumeContinues();
     void ranksWithDifferentCommandsRefuse();
+    void untilExactStopsEveryRank();
 
   private:
     QTemporaryDir m_dir;
@@ -191,6 +192,20 @@ void TestParallel::ranksWithDifferentCommandsRefuse() {
     QVERIFY(bad.finish() != 0);
     QVERIFY(bad.errLastLine().contains("is not HOST:PORT"));
     QVERIFY(!QFile::exists(out));
+}
+
+void TestParallel::untilExactStopsEveryRank() {
+    // Rank 0 evaluates; a target every model meets ends the run for both at the first save.
+    const QString out = m_dir.filePath("quality.pt");
+    const int port = freePort();
+    const QStringList quality{"--until-exact", "0", "--eval-every", "10", "--eval-scenes", "4"};
+    Rank r0, r1;
+    r0.start(tinyTrain(200, 2, out) + worldOf(0, port) + quality);
+    r1.start(tinyTrain(200, 2, out) + worldOf(1, port) + quality);
+    QCOMPARE(r1.finish(), 0);
+    QCOMPARE(r0.finish(), 0);
+    QVERIFY(r0.p->readAllStandardOutput().contains("after 10 steps"));
+    QCOMPARE(stepsOf(out), int64_t(10));
 }
 
 QTEST_GUILESS_MAIN(TestParallel)

@@ -65,7 +65,7 @@ std::string runKey(const TrainOptions& o, int64_t start) {
            std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
            std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
            std::to_string(c.encoder.imageSize) + " dropout " + std::to_string(c.dropout) +
-           ", from step " + std::to_string(start);
+           ", save every " + std::to_string(o.saveEvery) + ", from step " + std::to_string(start);
 }
 
 // The step's scenes: rank r of N draws the r-th slice of the step's N x batch seeds, so N ranks

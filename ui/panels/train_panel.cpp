@@ -111,7 +111,7 @@ QWidget* TrainPanel::buildRecipe() {
     connect(m_preset, &QComboBox::activated, this, &TrainPanel::applyPreset);
     auto custom = [this] {
         if (!signalsBlocked())
-            m_preset->setCurrentIndex(2);
+            m_preset->setCurrentIndex(3);
     };
     for (auto* s : {m_layers, m_heads, m_batch, m_steps, m_every})
         connect(s, &QSpinBox::valueChanged, this, custom);
@@ -189,6 +189,8 @@ void TrainPanel::applyPreset(int index) {
     if (index == 0)
         setSettings(TrainSettings::lecture());
     else if (index == 1)
+        setSettings(TrainSettings::quick());
+    else if (index == 2)
         setSettings(TrainSettings::shipped());
 }
 
@@ -203,7 +205,7 @@ TrainSettings TrainPanel::settings() const {
     s.lr = m_lr->value();
     s.steps = m_steps->value();
     s.evalEvery = m_every->value();
-    s.evalScenes = m_preset->currentIndex() == 1 ? 200 : 100;
+    s.evalScenes = m_preset->currentIndex() == 2 ? 200 : 100;
     return s;
 }
 
@@ -218,6 +220,15 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_lr->setValue(s.lr);
     m_steps->setValue(s.steps);
     m_every->setValue(s.evalEvery);
+    const auto same = [&s](const TrainSettings& p) {
+        return p.layers == s.layers && p.heads == s.heads && p.width == s.width &&
+               p.position2d == s.position2d && p.varied == s.varied && p.batch == s.batch &&
+               p.lr == s.lr && p.steps == s.steps && p.evalEvery == s.evalEvery;
+    };
+    m_preset->setCurrentIndex(same(TrainSettings::lecture())   ? 0
+                              : same(TrainSettings::quick())   ? 1
+                              : same(TrainSettings::shipped()) ? 2
+                                                               : 3);
 }
 
 bool TrainPanel::startTraining() {

@@ -2,17 +2,31 @@
 
 #include "model/api/captioner.h"
 #include "model/api/evaluation.h"
+#include "model/api/threads.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
+#include <thread>
 
 namespace cl::ui {
 
-TrainSettings TrainSettings::lecture() {
+TrainSettings TrainSettings::quick() {
     return {};
+}
+
+// The bundled model's architecture on classic scenes, twice its learning rate, the cosine decay
+// over 3,500 steps: 90 % exact on 200 held-out scenes after 3,000 steps, 4.7 minutes on two
+// cores (README: time to quality).
+TrainSettings TrainSettings::lecture() {
+    TrainSettings s;
+    s.heads = 4;
+    s.width = 128;
+    s.steps = 3500;
+    s.evalEvery = 250;
+    return s;
 }
 
 TrainSettings TrainSettings::shipped() {
@@ -131,6 +145,9 @@ void TrainingRun::post(std::function<void()> f) {
 
 // On the training thread. Every result reaches the window through post().
 void TrainingRun::work(TrainOptions o, int evalScenes) {
+    // The next batch is drawn on another thread during each step: leaving it a core is faster
+    // than giving the step every core (as `captionlens-cli train` does).
+    setThreadCount(std::max(1, int(std::thread::hardware_concurrency()) - 1));
     int64_t lastStep = 0;
     double finalExact = -1;
     o.onProgress = [&](const TrainProgress& p) {
