@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPushButton>
+#include <QSettings>
 #include <QtTest>
 
 using namespace cl;
@@ -89,6 +90,9 @@ void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     QCOMPARE(w.model().config.numLayers, int64_t(1));
     QTRY_VERIFY_WITH_TIMEOUT(panel()->probeText().startsWith(QStringLiteral("Probe after")), 30000);
     QVERIFY(panel()->lossPlot()->graph(2)->dataCount() >= 1); // held-out exact match
+    // Snapshots the panel shows are not checkpoints the user opened: no recent files.
+    for (const QString& recent : QSettings().value("recentCheckpoints").toStringList())
+        QVERIFY2(!recent.startsWith(QDir(run).absolutePath()), qPrintable(recent));
 
     click(QStringLiteral("Open in Timeline"));
     QCOMPARE(w.currentPanel(), QStringLiteral("timeline"));

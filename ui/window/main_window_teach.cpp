@@ -31,8 +31,10 @@ void MainWindow::buildTeachingPanels() {
     addPanel(QStringLiteral("scene"), m_sceneEditor, tr("&Scene")); // the scene editor
     addPanel(QStringLiteral("train"), m_trainPanel, tr("T&rain"));
     // Watch it learn: each snapshot captions the image on screen in every panel.
-    connect(m_trainPanel, &TrainPanel::snapshotReady, this,
-            [this](const QString& path) { openCheckpoint(path); });
+    // Not through openCheckpoint(): snapshots are no checkpoints the user chose (recent files).
+    connect(m_trainPanel, &TrainPanel::snapshotReady, this, [this](const QString& path) {
+        m_session->openCheckpoint(path, m_device->currentData().toString());
+    });
     connect(m_trainPanel, &TrainPanel::timelineRequested, this, &MainWindow::openRunFolder);
     connect(m_trainPanel, &TrainPanel::errorRaised, this, &MainWindow::showError);
     connect(m_comparePanel, &ComparePanel::pathsChanged, this, [this] {
