@@ -9,11 +9,13 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QtTest>
 
 using namespace cl;
@@ -26,6 +28,7 @@ class TestTraining : public QObject {
     void cleanupTestCase() { m_gui.stop(); }
     void trainsPausesSnapshotsStopsAndSaves();
     void refusesAFolderThatHoldsARun();
+    void presetsFillTheRecipe();
 
   private:
     QPushButton* button(const QString& text) const;
@@ -135,6 +138,39 @@ void TestTraining::refusesAFolderThatHoldsARun() {
     QCOMPARE(errors.count(), 1);
     QVERIFY(errors.first().first().toString().contains(QStringLiteral("already holds a run")));
     QVERIFY(!panel()->run()->running());
+}
+
+void TestTraining::presetsFillTheRecipe() {
+    // Chosen with the keyboard in the real combo box, as a person does.
+    m_gui.window->showPanel(QStringLiteral("train"));
+    panel()->setSettings(ui::TrainSettings::lecture());
+    QComboBox* preset = nullptr;
+    for (auto* c : panel()->findChildren<QComboBox*>())
+        if (c->findText(QStringLiteral("Custom")) >= 0)
+            preset = c;
+    QVERIFY(preset);
+    QCOMPARE(preset->count(), 4);
+    QVERIFY(preset->currentText().startsWith(QStringLiteral("Lecture")));
+    QCOMPARE(panel()->settings().steps, ui::TrainSettings::lecture().steps);
+    preset->setFocus();
+    QTest::keyClick(preset, Qt::Key_Down);
+    QVERIFY(preset->currentText().startsWith(QStringLiteral("Quick look")));
+    QCOMPARE(panel()->settings().width, ui::TrainSettings::quick().width);
+    QCOMPARE(panel()->settings().steps, ui::TrainSettings::quick().steps);
+    QTest::keyClick(preset, Qt::Key_Down);
+    QVERIFY(preset->currentText().startsWith(QStringLiteral("Bundled")));
+    QVERIFY(panel()->settings().varied);
+    QCOMPARE(panel()->settings().steps, ui::TrainSettings::shipped().steps);
+    // Any edit of the recipe makes it Custom.
+    QSpinBox* layers = nullptr;
+    for (auto* s : panel()->findChildren<QSpinBox*>())
+        if (s->maximum() == 6)
+            layers = s;
+    QVERIFY(layers);
+    layers->setFocus();
+    QTest::keyClick(layers, Qt::Key_Up);
+    QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    QCOMPARE(panel()->settings().layers, ui::TrainSettings::shipped().layers + 1);
 }
 
 QTEST_MAIN(TestTraining)
