@@ -8,6 +8,7 @@
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
 #include "model/novelty/caption_check.h"
+#include "model/shapes/shapes_data.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,12 +16,15 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <numeric>
+
 using namespace cl;
 
 class TestShapes : public QObject {
     Q_OBJECT
   private slots:
     void deterministicScenes();
+    void objectCurriculumCapsCounts();
     void groundTruthAndCaptions();
     void bleuMatchesHandComputed();
     void parseMentions();
@@ -46,6 +50,34 @@ void TestShapes::deterministicScenes() {
     QCOMPARE(pixelHash(generateScene(12345).rgb), PINNED_3);
     QCOMPARE(pixelHash(generateScene(7).rgb), pixelHash(generateScene(7).rgb));
     QVERIFY(pixelHash(generateScene(7).rgb) != pixelHash(generateScene(8).rgb));
+}
+
+void TestShapes::objectCurriculumCapsCounts() {
+    // The cap keeps each seed's random stream: a capped layout is the uncapped one's first
+    // objects, so the curriculum changes how many objects a scene shows, nothing else.
+    int three = 0;
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+        const SceneSpec full = randomSpec(seed);
+        three += full.objects.size() == 3;
+        for (int cap : {1, 2}) {
+            const SceneSpec capped = randomSpec(seed, 128, cap);
+            QCOMPARE(int(capped.objects.size()), std::min(cap, int(full.objects.size())));
+            for (size_t i = 0; i < capped.objects.size(); ++i) {
+                QCOMPARE(capped.objects[i].cx, full.objects[i].cx);
+                QCOMPARE(capped.objects[i].cy, full.objects[i].cy);
+                QCOMPARE(int(capped.objects[i].shape), int(full.objects[i].shape));
+                QCOMPARE(int(capped.objects[i].colour), int(full.objects[i].colour));
+            }
+        }
+    }
+    QVERIFY(three > 30);
+    // Through the training batches: one object, so <START> a SIZE COLOUR SHAPE <END> each.
+    std::vector<uint64_t> seeds(32);
+    std::iota(seeds.begin(), seeds.end(), kTrainSeedBase);
+    const Vocabulary vocab(shapesVocabulary());
+    QCOMPARE(shapesBatch(seeds, 64, vocab, World::Classic, true, 1.0, 1).captions.size(1),
+             int64_t(6));
+    QVERIFY(shapesBatch(seeds, 64, vocab, World::Classic, true, 1.0, 3).captions.size(1) > 6);
 }
 
 void TestShapes::groundTruthAndCaptions() {

@@ -102,6 +102,11 @@ void addTrainCommand(CLI::App& app) {
                     "scenes ramp in over as many steps again (0: varied from the start)")
         ->check(CLI::Range(0.0, 0.5))
         ->capture_default_str();
+    cmd->add_option("--object-curriculum", o.objectCurriculum,
+                    "Share of the steps over which classic scenes go from one object to two, "
+                    "then up to three (0: every count from the start)")
+        ->check(CLI::Range(0.0, 0.9))
+        ->capture_default_str();
     cmd->add_option("--calibration-scenes", o.calibrationScenes,
                     "Training-world scenes that calibrate the out-of-world check of the files "
                     "written (0: no check; else at least 64)")

@@ -62,22 +62,22 @@ struct Background {
 // What happens to the picture after the objects are drawn, as on a slide, a photo of paper or a
 // scan (model/shapes/scene_look.cpp). All zero: the classic world's look.
 struct Look {
-    bool hardEdges = false;                // objects drawn without anti-aliasing
-    int frame = 0;                         // a border around the canvas, pixels
-    std::array<uint8_t, 3> frameRgb{};     //   and its colour
-    double texture = 0;                    // paper grain amplitude (grey levels)
-    double light = 0;                      // uneven light: brightness 1 +- light across the page
-    int lightDirection = 0;                //   one of 8 directions
-    double shadow = 0;                     // a soft shadow's depth (0..1)
-    double shadowX = 0, shadowY = 0;       //   its centre, as fractions of the canvas
-    double blur = 0;                       // Gaussian blur sigma, pixels
-    int sensorNoise = 0;                   // per-pixel noise amplitude after the light
-    int jpegQuality = 0;                   // 1..100: JPEG artefacts at this quality; 0 none
-    uint64_t seed = 0;                     // texture and sensor noise
+    bool hardEdges = false;            // objects drawn without anti-aliasing
+    int frame = 0;                     // a border around the canvas, pixels
+    std::array<uint8_t, 3> frameRgb{}; //   and its colour
+    double texture = 0;                // paper grain amplitude (grey levels)
+    double light = 0;                  // uneven light: brightness 1 +- light across the page
+    int lightDirection = 0;            //   one of 8 directions
+    double shadow = 0;                 // a soft shadow's depth (0..1)
+    double shadowX = 0, shadowY = 0;   //   its centre, as fractions of the canvas
+    double blur = 0;                   // Gaussian blur sigma, pixels
+    int sensorNoise = 0;               // per-pixel noise amplitude after the light
+    int jpegQuality = 0;               // 1..100: JPEG artefacts at this quality; 0 none
+    uint64_t seed = 0;                 // texture and sensor noise
 };
 
 struct SceneSpec {
-    int side = 128;                  // the layout's square (classic scenes, the editor, lessons)
+    int side = 128; // the layout's square (classic scenes, the editor, lessons)
     int canvasWidth = 0, canvasHeight = 0; // a canvas of another shape; 0: side
     Background background;
     Look look;
@@ -93,8 +93,10 @@ struct Scene {
     std::vector<std::string> captions;       // canonical first, then the other valid phrasings
 };
 
-// A random layout for `seed` (objects do not overlap; relations are unambiguous).
-SceneSpec randomSpec(uint64_t seed, int side = 128);
+// A random layout for `seed` (objects do not overlap; relations are unambiguous). At most
+// `maxObjects` of the 1-3 objects the seed draws (the training's object curriculum; the seed's
+// random stream is the same either way).
+SceneSpec randomSpec(uint64_t seed, int side = 128, int maxObjects = 3);
 Scene renderScene(const SceneSpec& spec);
 inline Scene generateScene(uint64_t seed, int side = 128) { // the classic world
     return renderScene(randomSpec(seed, side));

@@ -41,6 +41,9 @@ struct TrainOptions {
     // (the model learns to look at the image there quickly), then the share of varied scenes
     // rises linearly to all of them over as many steps again.
     double classicShare = 0.125;
+    // Object curriculum: over the first `objectCurriculum` of the steps the classic scenes hold
+    // at most one, then two objects (a third of that span each), then up to three; 0: off.
+    double objectCurriculum = 0;
     // Training-world scenes that calibrate the out-of-world check of every file written for
     // people (the final model and snapshots); 0 leaves the check off.
     int64_t calibrationScenes = 4096;

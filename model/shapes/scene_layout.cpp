@@ -68,7 +68,7 @@ std::string inverseRelation(const std::string& rel) {
     return rel == "above" ? "below" : "above";
 }
 
-SceneSpec randomSpec(uint64_t seed, int side) {
+SceneSpec randomSpec(uint64_t seed, int side, int maxObjects) {
     Rng rng(seed);
     SceneSpec spec;
     spec.side = side;
@@ -78,7 +78,7 @@ SceneSpec randomSpec(uint64_t seed, int side) {
     bg.direction = rng.below(8);
     bg.noise = rng.below(10);
     bg.noiseSeed = rng.next();
-    const int count = 1 + rng.below(3);
+    const int count = std::clamp(1 + rng.below(3), 1, std::max(1, maxObjects));
     for (int attempt = 0; attempt < 1000 && static_cast<int>(spec.objects.size()) < count;
          ++attempt) {
         const auto o = randomObject(rng, side);

@@ -9,7 +9,7 @@ namespace {
 
 // Renders and preprocesses seeds[0..n) in parallel; the canonical captions too when asked.
 torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
-                           bool letterboxed, double variedShare,
+                           bool letterboxed, double variedShare, int maxObjects,
                            std::vector<std::string>* captions) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<torch::Tensor> images(seeds.size());
@@ -18,10 +18,11 @@ torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize
     // Rendering is plain C++ per scene: spread it over LibTorch's thread pool.
     at::parallel_for(0, n, 1, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
-            const bool varied = world == World::Varied &&
-                                (variedShare >= 1 ||
-                                 shapes::Rng(seeds[i] ^ 0x5EEDC0DEULL).chance(variedShare));
-            const Scene s = generateScene(seeds[i], varied ? World::Varied : World::Classic);
+            const bool varied =
+                world == World::Varied &&
+                (variedShare >= 1 || shapes::Rng(seeds[i] ^ 0x5EEDC0DEULL).chance(variedShare));
+            const Scene s = varied ? generateVariedScene(seeds[i])
+                                   : renderScene(randomSpec(seeds[i], 128, maxObjects));
             images[i] = preprocessImage(s.rgb.data(), s.spec.height(), s.spec.width(), imageSize,
                                         letterboxed);
             if (captions)
@@ -35,15 +36,16 @@ torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize
 
 torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
                            bool letterboxed) {
-    return renderScenes(seeds, imageSize, world, letterboxed, 1.0, nullptr);
+    return renderScenes(seeds, imageSize, world, letterboxed, 1.0, 3, nullptr);
 }
 
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
-                        const Vocabulary& vocab, World world, bool letterboxed,
-                        double variedShare) {
+                        const Vocabulary& vocab, World world, bool letterboxed, double variedShare,
+                        int maxObjects) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<std::string> texts;
-    auto images = renderScenes(seeds, imageSize, world, letterboxed, variedShare, &texts);
+    auto images =
+        renderScenes(seeds, imageSize, world, letterboxed, variedShare, maxObjects, &texts);
     std::vector<std::vector<int64_t>> tokens;
     size_t longest = 0;
     for (const auto& t : texts) {

@@ -21,9 +21,10 @@ torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, int64_t imageSize
 
 // Scenes seeds[0..n) of `world` preprocessed to `imageSize` (letterboxed or squashed), with
 // canonical captions. With the varied world, each scene is varied with probability
-// `variedShare` (decided by its seed) and classic otherwise: the training curriculum.
+// `variedShare` (decided by its seed) and classic otherwise: the training curriculum. Classic
+// scenes hold at most `maxObjects` objects (the object curriculum).
 ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
                         const Vocabulary& vocab, World world = World::Classic,
-                        bool letterboxed = false, double variedShare = 1.0);
+                        bool letterboxed = false, double variedShare = 1.0, int maxObjects = 3);
 
 } // namespace cl

@@ -32,6 +32,13 @@ double variedShare(const TrainOptions& o, int64_t step) {
     return std::clamp((double(step) - ramp) / ramp, 0.0, 1.0);
 }
 
+int objectCap(const TrainOptions& o, int64_t step) {
+    const double span = o.objectCurriculum * double(o.steps);
+    if (span <= 0)
+        return 3;
+    return std::min(3, 1 + static_cast<int>(3.0 * double(step) / span));
+}
+
 TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     TrainOptions o = given; // steps, out, batch etc. from the command line
     o.heads = ck.config.numHeads;
@@ -60,8 +67,9 @@ std::string runKey(const TrainOptions& o, int64_t start) {
     const ModelConfig c = shapesModelConfig(o);
     return "steps " + std::to_string(o.steps) + ", batch " + std::to_string(o.batch) + ", seed " +
            std::to_string(o.seed) + ", lr " + std::to_string(o.lr) + ", warm-up " +
-           std::to_string(o.warmup) + ", curriculum " + std::to_string(o.classicShare) +
-           ", world " + (o.world == World::Varied ? "varied" : "classic") + ", model " +
+           std::to_string(o.warmup) + ", curriculum " + std::to_string(o.classicShare) + "/" +
+           std::to_string(o.objectCurriculum) + ", world " +
+           (o.world == World::Varied ? "varied" : "classic") + ", model " +
            std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
            std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
            std::to_string(c.encoder.imageSize) + " dropout " + std::to_string(c.dropout) +
@@ -188,7 +196,7 @@ double trainShapes(const TrainOptions& given) {
     // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
     auto draw = [&](int64_t step) {
         return shapesBatch(stepSeeds(o, step), o.imageSize, vocab, o.world, o.letterbox,
-                           variedShare(o, step));
+                           variedShare(o, step), objectCap(o, step));
     };
     std::future<ShapesBatch> next;
     if (start < o.steps)
