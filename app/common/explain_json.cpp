@@ -20,8 +20,10 @@ nlohmann::json mapToJson(const SaliencyMap& s) {
         j["deletion_auc"] = s.deletionAuc;
         j["insertion_auc"] = s.insertionAuc;
     }
-    if (s.method == ExplainMethod::IgBlack || s.method == ExplainMethod::IgBlur)
+    if (s.method == ExplainMethod::IgBlack || s.method == ExplainMethod::IgBlur) {
         j["completeness_gap"] = s.completenessGap;
+        j["gradient_samples"] = s.gradientSamples;
+    }
     return j;
 }
 

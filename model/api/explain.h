@@ -60,8 +60,11 @@ struct SaliencyMap {
     // 0, 1/n, ..., 1; the areas under them (lower deletion, higher insertion: more faithful).
     std::vector<double> deletion, insertion;
     double deletionAuc = 0, insertionAuc = 0;
-    // Integrated Gradients only: |sum of attributions - (f(x) - f(baseline))| / |f(x) - f(baseline)|.
+    // Integrated Gradients only: |sum of attributions - (f(x) - f(baseline))| divided by
+    // |f(x) - f(baseline)|, or by 0.1 nats when the word's log-probability changes less along
+    // the path (then the sum is within 0.1 x gap nats); and the gradient samples spent.
     double completenessGap = 0;
+    int64_t gradientSamples = 0;
     double milliseconds = 0; // computing the map (not its curves)
 };
 

@@ -46,7 +46,7 @@ struct Context {
     }
 };
 
-torch::Tensor computeMap(Context& c, ExplainMethod m, double* gap) {
+torch::Tensor computeMap(Context& c, ExplainMethod m, SaliencyMap& s) {
     const int64_t grid = c.f.model.config().encoder.grid;
     auto onGrid = [&](const torch::Tensor& cells) { return cells.view({grid, grid}); };
     switch (m) {
@@ -61,9 +61,11 @@ torch::Tensor computeMap(Context& c, ExplainMethod m, double* gap) {
     case ExplainMethod::GradCam:
         return c.grads().gradCam;
     case ExplainMethod::IgBlack:
-        return integratedGradients(c.f, c.in.x, -torch::ones_like(c.in.x), c.o.igSteps, gap);
+        return integratedGradients(c.f, c.in.x, -torch::ones_like(c.in.x), c.o.igSteps,
+                                   &s.completenessGap, &s.gradientSamples);
     case ExplainMethod::IgBlur:
-        return integratedGradients(c.f, c.in.x, c.blur, c.o.igSteps, gap);
+        return integratedGradients(c.f, c.in.x, c.blur, c.o.igSteps, &s.completenessGap,
+                                   &s.gradientSamples);
     case ExplainMethod::Occlusion:
         return occlusionMap(c.f, c.in.x, c.fill, grid);
     }
@@ -87,7 +89,7 @@ SaliencyMap explainOne(Context& c, ExplainMethod m) {
     SaliencyMap s;
     s.method = m;
     const auto start = std::chrono::steady_clock::now();
-    const torch::Tensor map = computeMap(c, m, &s.completenessGap).detach();
+    const torch::Tensor map = computeMap(c, m, s).detach();
     s.milliseconds = m == ExplainMethod::GradInput || m == ExplainMethod::GradCam
                          ? c.gradientMs
                          : milliseconds(start);

@@ -96,8 +96,11 @@ int64_t refine(const WordObjective& f, const torch::Tensor& baseline, const torc
 
 } // namespace
 
+const double kGapFloorNats = 0.1;
+
 torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x,
-                                  const torch::Tensor& baseline, int64_t steps, double* gap) {
+                                  const torch::Tensor& baseline, int64_t steps, double* gap,
+                                  int64_t* samples) {
     constexpr double kTarget = 0.005; // stop refining below half the 1 % completeness bar
     const auto delta = (x - baseline).detach();
     double f0 = 0, f1 = 0;
@@ -136,7 +139,8 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
         return (delta * total).detach();
     };
     auto relativeGap = [&](const torch::Tensor& attr) {
-        return std::abs(attr.sum().item<double>() - (f1 - f0)) / std::max(std::abs(f1 - f0), 1e-12);
+        return std::abs(attr.sum().item<double>() - (f1 - f0)) /
+               std::max(std::abs(f1 - f0), kGapFloorNats);
     };
     int64_t spent = first;
     auto attr = attribution();
@@ -146,6 +150,8 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
     }
     if (gap)
         *gap = relativeGap(attr);
+    if (samples)
+        *samples = spent;
     return attr.sum(1).select(0, 0);
 }
 

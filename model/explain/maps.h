@@ -36,9 +36,14 @@ GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x);
 
 // Integrated Gradients from `baseline` (1, 3, S, S) with at most `steps` gradient samples
 // (adaptive midpoint rule, api/explain.h), summed over colour channels -> (S, S); `gap` gets
-// the completeness gap.
+// the completeness gap, |sum - (f(x) - f(baseline))| / max(|f(x) - f(baseline)|,
+// kGapFloorNats), `samples` the gradient samples spent. The floor: a word whose
+// log-probability hardly changes along the path (the first "a", certain on any image) has
+// attributions near zero, and a gap relative to its change would measure only rounding.
+extern const double kGapFloorNats;
 torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x,
-                                  const torch::Tensor& baseline, int64_t steps, double* gap);
+                                  const torch::Tensor& baseline, int64_t steps, double* gap,
+                                  int64_t* samples = nullptr);
 
 // The image's background colour (the mean of its outermost input pixels) -> (1, 3, 1, 1).
 torch::Tensor backgroundFill(const torch::Tensor& x);
