@@ -164,6 +164,10 @@ void TestCli::errors_data() {
                                                 "-o",
                                                 "/tmp/never.pt"}
                                  << "--heads 3 does not divide the width 16";
+    // Refused before training (it failed at the first step on a tensor shape mismatch).
+    QTest::newRow("image size off the grid")
+        << QStringList{"train", "--steps", "1", "--image-size", "48", "-o", "/tmp/never.pt"}
+        << "encoder image size 48 is not the grid (8) times a power of two";
     QTest::newRow("bad row") << QStringList{"caption", "--checkpoint", "CK", "--features",
                                             "NPY",     "--row",        "9"}
                              << "--row 9 is outside the 3 rows";

@@ -26,9 +26,13 @@ void ModelConfig::validate() const {
     require(maxLength > 1 && maxLength <= 4096,
             "max length " + std::to_string(maxLength) + " is out of range (2..4096)");
     if (memory == MemoryKind::ImageGrid) {
-        require(encoder.grid > 0 && encoder.imageSize >= encoder.grid &&
-                    encoder.imageSize % encoder.grid == 0,
-                "encoder image size must be a multiple of its grid");
+        // Each stride-2 convolution halves the side until the grid: 48 over a grid of 8
+        // would end at 6 cells and fail mid-run on a shape mismatch.
+        const int64_t ratio = encoder.grid > 0 ? encoder.imageSize / encoder.grid : 0;
+        require(encoder.grid > 0 && encoder.imageSize % encoder.grid == 0 && ratio > 0 &&
+                    (ratio & (ratio - 1)) == 0,
+                "encoder image size " + std::to_string(encoder.imageSize) + " is not the grid (" +
+                    std::to_string(encoder.grid) + ") times a power of two");
         require(encoder.imageSize <= 1024 && encoder.grid <= 64,
                 "encoder image size (at most 1024) or grid (at most 64) is out of range");
         require(encoder.channels > 0, "encoder channel count must be positive");
