@@ -106,6 +106,15 @@ std::string featureModel(const QTemporaryDir& dir) {
 using cltest::runCli;
 using Run = cltest::CliRun;
 
+// Both Integrated Gradients maps (no curves) of one word of scene 3 on the shipped model.
+Explanation integratedGradientsOfWord(int64_t word) {
+    ExplainOptions o;
+    o.word = word;
+    o.methods = {ExplainMethod::IgBlack, ExplainMethod::IgBlur};
+    o.curves = false;
+    return Captioner::open(kDefault)->explainImage(sceneImage(3), {}, o);
+}
+
 } // namespace
 
 void TestExplain::gradInputMatchesFiniteDifferences() {
@@ -162,12 +171,7 @@ void TestExplain::integratedGradientsAreComplete() {
         QVERIFY(samples > 16); // the curved path needed refining
     }
     // The shipped model through the facade: both baselines within 1 % at the default 32 steps.
-    auto model = Captioner::open(kDefault);
-    ExplainOptions o;
-    o.word = 2;
-    o.methods = {ExplainMethod::IgBlack, ExplainMethod::IgBlur};
-    o.curves = false;
-    const Explanation e = model->explainImage(sceneImage(3), {}, o);
+    const Explanation e = integratedGradientsOfWord(2);
     for (const auto& m : e.maps)
         QVERIFY2(m.completenessGap < 0.01,
                  qPrintable(QString::fromStdString(explainMethodName(m.method)) +
@@ -178,12 +182,7 @@ void TestExplain::integratedGradientsAreComplete() {
 // the path, so the first uniform samples are complete (relative to the 0.1-nat floor) and the
 // adaptive rule must not spend its whole budget chasing rounding (it spent all 128).
 void TestExplain::certainWordStopsSampling() {
-    auto model = Captioner::open(kDefault);
-    ExplainOptions o;
-    o.word = 0;
-    o.methods = {ExplainMethod::IgBlack, ExplainMethod::IgBlur};
-    o.curves = false;
-    const Explanation e = model->explainImage(sceneImage(3), {}, o);
+    const Explanation e = integratedGradientsOfWord(0);
     QCOMPARE(e.token, std::string("a"));
     QVERIFY(e.probability > 0.999);
     for (const auto& m : e.maps) {
