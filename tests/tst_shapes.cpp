@@ -285,8 +285,8 @@ void TestShapes::suiteFromAnotherRenderer() {
 
 // A real check of the shipped file on 100 scenes per category from each other renderer (seed 0,
 // the suites of the README's table). Floors sit a few points under what the model scores today
-// (README: "Robustness"); wide canvases are still below issue 20's 90 %. The out-of-world notice
-// may call at most one scene in a hundred out of world.
+// (README: "Robustness"; today 95-100 % right in every category). The out-of-world notice may
+// call at most one scene in a hundred out of world.
 void TestShapes::shippedModelOnOtherRenderers_data() {
     suiteFromAnotherRenderer_data();
 }
@@ -307,7 +307,7 @@ void TestShapes::shippedModelOnOtherRenderers() {
     const auto all = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
     const auto categories = all["categories"].toObject();
     const QMap<QString, double> floor = {
-        {"slide", 0.93}, {"paper", 0.93}, {"outline", 0.90}, {"wide", 0.80}};
+        {"slide", 0.93}, {"paper", 0.93}, {"outline", 0.92}, {"wide", 0.92}};
     for (auto it = floor.begin(); it != floor.end(); ++it) {
         const auto c = categories[it.key()].toObject();
         const QString why = it.key() + ": " + QJsonDocument(c).toJson(QJsonDocument::Compact);
@@ -315,9 +315,10 @@ void TestShapes::shippedModelOnOtherRenderers() {
         QVERIFY2(c["right"].toDouble() >= it.value(), qPrintable(why));
         QVERIFY2(c["attribute_accuracy"].toDouble() >= 0.93, qPrintable(why));
         QVERIFY2(c["out_of_world"].toInt() <= 1, qPrintable(why));
-        // The last layer's head average points into the named object (today 72-96 %).
+        // The last layer's head average points into the named object (today 95-98 %; on wide
+        // canvases 72-76 % before the crop, 26-28 % with the crop but cells mapped as uncut).
         QVERIFY2(c["pointing_words"].toInt() > 100, qPrintable(why));
-        QVERIFY2(c["pointing_last_layer_average"].toDouble() >= 0.65, qPrintable(why));
+        QVERIFY2(c["pointing_last_layer_average"].toDouble() >= 0.88, qPrintable(why));
     }
 }
 

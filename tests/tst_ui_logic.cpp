@@ -104,6 +104,12 @@ void TestUiLogic::letterboxedCellsMapBackToTheImage() {
     padding[0] = 1.f; // all weight on padding above the image: nothing bright on it
     const QImage none = attentionOverlay(wide, padding, cells, 1.0, {0, 1});
     QVERIFY(qRed(none.pixel(5, 5)) < 128);
+    // The encoder saw only the right half (content crop, api/trace.h): a square, so it filled
+    // the input, and cell 0 is the top-left corner of that half.
+    tr.seen = {100, 0, 100, 100};
+    QCOMPARE(cellAt(unitGridMap(tr, wide), 0.51, 0.01), 0);
+    QCOMPARE(cellAt(unitGridMap(tr, wide), 0.99, 0.99), 63);
+    tr.seen = {};
     // Squashed models (no letterbox) keep the old mapping: cell 0 is the top-left corner.
     tr.letterboxed = false;
     QCOMPARE(cellAt(unitGridMap(tr, wide), 0.01, 0.01), 0);

@@ -40,7 +40,7 @@ RgbImage explanationOverlay(const RgbImage& image, const Explanation& e, const S
     std::nth_element(sorted.begin(), k, sorted.end());
     const double top = *k > 0 ? double(*k) : *std::max_element(sorted.begin(), sorted.end());
     const GridMap cells =
-        gridMap(image.width, image.height, map.side, e.inputSide, e.letterboxed);
+        gridMap(image.width, image.height, map.side, e.inputSide, e.letterboxed, e.trace.seen);
     for (int64_t y = 0; y < image.height; ++y)
         for (int64_t x = 0; x < image.width; ++x) {
             uint8_t* p = &out.pixels[size_t((y * image.width + x) * 3)];

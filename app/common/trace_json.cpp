@@ -76,6 +76,8 @@ nlohmann::json traceToJson(const CaptionTrace& tr, bool attention) {
             j["grid"] = {tr.gridSide, tr.gridSide};
             j["input_side"] = tr.inputSide;
             j["letterboxed"] = tr.letterboxed;
+            // The image pixels the encoder saw, [x0, y0, width, height].
+            j["input_crop"] = {tr.seen.x0, tr.seen.y0, tr.seen.width, tr.seen.height};
         }
     }
     return j;

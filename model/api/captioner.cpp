@@ -119,7 +119,8 @@ struct Captioner::Impl {
     WorldStats world; // empty: no out-of-world check
 
     // The encoder's input (N, 3, S, S) on the model's device.
-    torch::Tensor inputs(const std::vector<RgbImage>& images) const {
+    torch::Tensor inputs(const std::vector<RgbImage>& images,
+                         std::vector<CropRect>* seen = nullptr) const {
         const auto& c = info.config;
         if (c.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument(
@@ -128,25 +129,32 @@ struct Captioner::Impl {
         for (const auto& im : images) {
             if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
                 throw std::invalid_argument("image pixel buffer does not match its size");
+            CropRect kept;
             batch.push_back(preprocessImage(im.pixels.data(), im.height, im.width,
-                                            c.encoder.imageSize, c.encoder.letterbox));
+                                            c.encoder.imageSize, c.encoder.letterbox, &kept));
+            if (seen)
+                seen->push_back(kept);
         }
         return torch::cat(batch, 0).to(device);
     }
 
     torch::Tensor encodeImages(const std::vector<RgbImage>& images,
-                               std::vector<torch::Tensor>* activations = nullptr) {
-        return model->encode(inputs(images), activations);
+                               std::vector<torch::Tensor>* activations = nullptr,
+                               std::vector<CropRect>* seen = nullptr) {
+        return model->encode(inputs(images, seen), activations);
     }
 
     std::vector<CaptionTrace> decodeImages(const std::vector<RgbImage>& images,
                                            const DecodeOptions& options, bool fullRerun) {
         DecodeScope scope(model, options);
         std::vector<torch::Tensor> activations;
-        const auto encoded = encodeImages(images, world.empty() ? nullptr : &activations);
+        std::vector<CropRect> seen;
+        const auto encoded = encodeImages(images, world.empty() ? nullptr : &activations, &seen);
         const auto memory = model->memory(encoded);
         auto traces = fullRerun ? greedyDecodeFullRerun(*model, memory, vocab, options)
                                 : greedyDecode(*model, memory, vocab, options);
+        for (size_t i = 0; i < traces.size() && i < seen.size(); ++i)
+            traces[i].seen = seen[i];
         if (!world.empty()) {
             auto sig = worldSignature(activations);
             for (auto& t : sig)
@@ -336,6 +344,7 @@ Explanation Captioner::explainImage(const RgbImage& image, const DecodeOptions& 
     in.imageWidth = image.width;
     in.imageHeight = image.height;
     in.letterboxed = d->info.config.encoder.letterbox;
+    in.seen = trace.seen;
     in.startId = d->vocab.startId();
     try {
         return explain::explainWord(*d->model, in, trace, explain);

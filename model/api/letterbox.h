@@ -6,6 +6,12 @@
 
 namespace cl {
 
+// The part of the image the encoder sees (model/nn/content_crop.h): the whole image unless its
+// long side holds only background beyond the drawing.
+struct CropRect {
+    int64_t x0 = 0, y0 = 0, width = 0, height = 0;
+};
+
 // Where an image lands in the square input: scaled by one factor so its long side fills the
 // input, centred; the rest is padding (model/nn/image_encoder.cpp fills it with the mean colour
 // of the image's outermost pixels, so a white slide pads with white).
@@ -25,8 +31,9 @@ struct GridMap {
     double centreX(int64_t cell) const { return x0 + (cell % grid + 0.5) * cellW; }
     double centreY(int64_t cell) const { return y0 + (cell / grid + 0.5) * cellH; }
 };
+// `seen`: the part of the image the encoder saw (CropRect); empty (width 0): all of it.
 GridMap gridMap(int64_t imageWidth, int64_t imageHeight, int64_t grid, int64_t side,
-                bool letterboxed);
+                bool letterboxed, const CropRect& seen = {});
 
 inline Letterbox letterbox(int64_t w, int64_t h, int64_t side) {
     Letterbox b{side, 0, 0, side, side};
@@ -41,12 +48,17 @@ inline Letterbox letterbox(int64_t w, int64_t h, int64_t side) {
     return b;
 }
 
-inline GridMap gridMap(int64_t w, int64_t h, int64_t grid, int64_t side, bool letterboxed) {
+inline GridMap gridMap(int64_t w, int64_t h, int64_t grid, int64_t side, bool letterboxed,
+                       const CropRect& seen) {
     if (!letterboxed || grid <= 0 || side <= 0 || w <= 0 || h <= 0)
         return {grid, 0, 0, grid > 0 ? double(w) / grid : 0, grid > 0 ? double(h) / grid : 0};
-    const Letterbox b = letterbox(w, h, side);
-    const double sx = double(w) / b.width, sy = double(h) / b.height; // image px per input px
-    return {grid, -b.x0 * sx, -b.y0 * sy, double(side) / grid * sx, double(side) / grid * sy};
+    const bool cropped = seen.width > 0 && seen.height > 0;
+    const int64_t cw = cropped ? seen.width : w, ch = cropped ? seen.height : h;
+    const Letterbox b = letterbox(cw, ch, side);
+    const double sx = double(cw) / b.width, sy = double(ch) / b.height; // image px per input px
+    const double ox = cropped ? double(seen.x0) : 0, oy = cropped ? double(seen.y0) : 0;
+    return {grid, ox - b.x0 * sx, oy - b.y0 * sy, double(side) / grid * sx,
+            double(side) / grid * sy};
 }
 
 } // namespace cl

@@ -1,6 +1,8 @@
 #pragma once
 // Plain value types that carry a decode out of model/: no tensors, no torch headers, so ui/ and
 // the CLI can use them directly.
+#include "model/api/letterbox.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +33,8 @@ struct CaptionTrace {
     int64_t gridSide = 0;     // sqrt(M) for image models, 0 for feature models
     int64_t inputSide = 0;    // the encoder's input side (image models)
     bool letterboxed = false; // the image was letterboxed into the input (api/letterbox.h)
+    CropRect seen;            // the image pixels the encoder saw (letterboxed: empty background
+                              // cut off a long canvas); width 0: all of it
     // The out-of-world check (model/novelty): the image's distance from the training world over
     // the model's calibrated threshold (above 1: out of world). Unknown for feature models and
     // checkpoints without world statistics.

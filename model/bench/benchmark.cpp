@@ -229,6 +229,11 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     r.figures.push_back(timeIt("preprocess 128x128 image", 3, o.runs, [&] {
         preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize);
     }));
+    const Scene wide = generateVariedScene(12); // 415 x 128: cut to its drawing first
+    r.figures.push_back(timeIt("preprocess 415x128 slide, letterboxed", 3, o.runs, [&] {
+        preprocessImage(wide.rgb.data(), wide.spec.height(), wide.spec.width(), c.encoder.imageSize,
+                        true);
+    }));
     const auto image = preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize).to(d);
     r.figures.push_back(timeIt("encoder", 3, o.runs, [&] {
         model->encode(image);

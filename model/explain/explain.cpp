@@ -75,7 +75,7 @@ torch::Tensor computeMap(Context& c, ExplainMethod m, SaliencyMap& s) {
 void locatePeak(SaliencyMap& s, const ExplainInput& in, const ExplainOptions& o) {
     s.peak = std::max_element(s.values.begin(), s.values.end()) - s.values.begin();
     const GridMap g =
-        gridMap(in.imageWidth, in.imageHeight, s.side, in.x.size(2), in.letterboxed);
+        gridMap(in.imageWidth, in.imageHeight, s.side, in.x.size(2), in.letterboxed, in.seen);
     s.peakX = g.centreX(s.peak);
     s.peakY = g.centreY(s.peak);
     if (o.target) {

@@ -11,6 +11,7 @@ struct ExplainInput {
     torch::Tensor x; // (1, 3, S, S), the model's preprocessed input
     int64_t imageWidth = 0, imageHeight = 0;
     bool letterboxed = false;
+    CropRect seen; // the image pixels in x (api/trace.h)
     int64_t startId = 0;
 };
 

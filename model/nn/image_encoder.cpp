@@ -1,6 +1,7 @@
 #include "model/nn/image_encoder.h"
 
 #include "model/api/letterbox.h"
+#include "model/nn/content_crop.h"
 #include "model/nn/positional_encoding.h"
 
 namespace cl {
@@ -65,19 +66,24 @@ torch::Tensor borderColour(const torch::Tensor& bytes) {
 } // namespace
 
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
-                              bool letterboxed) {
+                              bool letterboxed, CropRect* seen) {
     TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
     const auto bytes =
         torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
     torch::Tensor x;
+    const CropRect crop =
+        letterboxed ? contentCrop(rgb, height, width) : CropRect{0, 0, width, height};
+    if (seen)
+        *seen = crop;
     if (!letterboxed) {
         x = resizeBytes(bytes, side, side);
     } else {
-        const Letterbox box = letterbox(width, height, side);
-        x = borderColour(bytes).expand({1, 3, side, side}).contiguous();
+        const auto kept = bytes.narrow(0, crop.y0, crop.height).narrow(1, crop.x0, crop.width);
+        const Letterbox box = letterbox(crop.width, crop.height, side);
+        x = borderColour(kept).expand({1, 3, side, side}).contiguous();
         x.narrow(2, box.y0, box.height)
             .narrow(3, box.x0, box.width)
-            .copy_(resizeBytes(bytes, box.height, box.width));
+            .copy_(resizeBytes(kept, box.height, box.width));
     }
     return (x / 255.0 - 0.5) / 0.5;
 }

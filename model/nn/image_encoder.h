@@ -2,6 +2,7 @@
 // Our image encoder (not in the course): a small CNN whose output is a grid of feature tokens with
 // a fixed 2D sinusoidal position code, so the seed decoder's cross-attention becomes spatial.
 #include "model/api/config.h"
+#include "model/api/letterbox.h"
 
 #include <torch/torch.h>
 
@@ -14,9 +15,10 @@ torch::Tensor positionCode2d(int64_t grid, int64_t width);
 // RGB bytes (H, W, 3) row-major -> normalised (1, 3, S, S) float: area-averaged when shrinking,
 // bilinear when growing, then (x / 255 - 0.5) / 0.5. Letterboxed: scaled by one factor into
 // the square (api/letterbox.h), the rest filled with the mean colour of the image's border;
-// otherwise squashed to the square.
+// otherwise squashed to the square. Letterboxed images lose the empty background of a long canvas
+// first (nn/content_crop.h); `seen`, when given, receives the pixels kept.
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
-                              bool letterboxed = false);
+                              bool letterboxed = false, CropRect* seen = nullptr);
 
 class ImageEncoderImpl : public torch::nn::Module {
   public:

@@ -70,7 +70,7 @@ void scorePointing(const CaptionTrace& tr, const std::vector<Mention>& ms,
                    const std::vector<int>& objectOf, const SceneSpec& spec, double tol,
                    Pointing& p) {
     const GridMap grid =
-        gridMap(spec.width(), spec.height(), tr.gridSide, tr.inputSide, tr.letterboxed);
+        gridMap(spec.width(), spec.height(), tr.gridSide, tr.inputSide, tr.letterboxed, tr.seen);
     auto hit = [&](const std::vector<float>& row, const Box& box) {
         const int i = argmax(row);
         return box.contains(grid.centreX(i), grid.centreY(i), tol);

@@ -58,7 +58,8 @@ void pointSuite(const CaptionTrace& tr, const SuiteScene& truth, int64_t imageWi
     if (tr.gridSide <= 0)
         return;
     tally.headHits.resize(static_cast<size_t>(tr.layers * tr.heads), 0);
-    const GridMap grid = gridMap(imageWidth, imageHeight, tr.gridSide, tr.inputSide, tr.letterboxed);
+    const GridMap grid =
+        gridMap(imageWidth, imageHeight, tr.gridSide, tr.inputSide, tr.letterboxed, tr.seen);
     auto hit = [&](const std::vector<float>& row, const SuiteObject& o) {
         const auto i = std::max_element(row.begin(), row.end()) - row.begin();
         const double x = grid.centreX(i), y = grid.centreY(i);

@@ -103,7 +103,7 @@ GridMap unitGridMap(const CaptionTrace& trace, const QImage& image) {
         return {};
     const GridMap px = gridMap(image.width(), image.height(), trace.gridSide,
                                trace.inputSide > 0 ? trace.inputSide : trace.gridSide,
-                               trace.letterboxed);
+                               trace.letterboxed, trace.seen);
     const double w = image.width(), h = image.height();
     return {px.grid, px.x0 / w, px.y0 / h, px.cellW / w, px.cellH / h};
 }

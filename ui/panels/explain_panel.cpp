@@ -21,7 +21,8 @@ namespace {
 
 // Where a side x side map over the model's input lies on the image, in fractions of it.
 GridMap unitMap(const Explanation& e, int64_t side) {
-    const GridMap px = gridMap(e.imageWidth, e.imageHeight, side, e.inputSide, e.letterboxed);
+    const GridMap px =
+        gridMap(e.imageWidth, e.imageHeight, side, e.inputSide, e.letterboxed, e.trace.seen);
     const double w = double(e.imageWidth), h = double(e.imageHeight);
     return {px.grid, px.x0 / w, px.y0 / h, px.cellW / w, px.cellH / h};
 }
