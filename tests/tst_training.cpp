@@ -152,6 +152,7 @@ void TestTraining::presetsFillTheRecipe() {
     QCOMPARE(preset->count(), 4);
     QVERIFY(preset->currentText().startsWith(QStringLiteral("Lecture")));
     QCOMPARE(panel()->settings().steps, ui::TrainSettings::lecture().steps);
+    QCOMPARE(panel()->settings().dropout, 0.0);
     preset->setFocus();
     QTest::keyClick(preset, Qt::Key_Down);
     QVERIFY(preset->currentText().startsWith(QStringLiteral("Quick look")));
@@ -161,6 +162,8 @@ void TestTraining::presetsFillTheRecipe() {
     QVERIFY(preset->currentText().startsWith(QStringLiteral("Bundled")));
     QVERIFY(panel()->settings().varied);
     QCOMPARE(panel()->settings().steps, ui::TrainSettings::shipped().steps);
+    QCOMPARE(panel()->settings().dropout, 0.1);
+    QCOMPARE(panel()->settings().options().dropout, 0.1);
     // Any edit of the recipe makes it Custom.
     QSpinBox* layers = nullptr;
     for (auto* s : panel()->findChildren<QSpinBox*>())

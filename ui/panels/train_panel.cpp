@@ -97,6 +97,12 @@ QWidget* TrainPanel::buildRecipe() {
     m_lr->setDecimals(4);
     m_lr->setRange(0.0001, 0.05);
     m_lr->setSingleStep(0.0005);
+    m_dropout = new QDoubleSpinBox;
+    m_dropout->setDecimals(2);
+    m_dropout->setRange(0.0, 0.5);
+    m_dropout->setSingleStep(0.05);
+    m_dropout->setToolTip(tr("Dropout while training. Every batch is new scenes, so there is "
+                             "nothing to overfit: 0 learns fastest."));
     m_steps = spin(10, 200000, 100);
     m_every = spin(10, 20000, 50);
     form->addRow(tr("Preset"), m_preset);
@@ -107,6 +113,7 @@ QWidget* TrainPanel::buildRecipe() {
     form->addRow(tr("Scenes"), m_world);
     form->addRow(tr("Batch"), m_batch);
     form->addRow(tr("Learning rate"), m_lr);
+    form->addRow(tr("Dropout"), m_dropout);
     form->addRow(tr("Steps"), m_steps);
     form->addRow(tr("Snapshot every"), m_every);
     connect(m_preset, &QComboBox::activated, this, &TrainPanel::applyPreset);
@@ -116,7 +123,8 @@ QWidget* TrainPanel::buildRecipe() {
     };
     for (auto* s : {m_layers, m_heads, m_batch, m_steps, m_every})
         connect(s, &QSpinBox::valueChanged, this, custom);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, custom);
+    for (auto* d : {m_lr, m_dropout})
+        connect(d, &QDoubleSpinBox::valueChanged, this, custom);
     connect(m_width, &QComboBox::activated, this, custom);
     connect(m_world, &QComboBox::activated, this, custom);
     connect(m_position2d, &QCheckBox::toggled, this, custom);
@@ -210,6 +218,7 @@ TrainSettings TrainPanel::settings() const {
     s.varied = m_world->currentIndex() == 1;
     s.batch = m_batch->value();
     s.lr = m_lr->value();
+    s.dropout = m_dropout->value();
     s.steps = m_steps->value();
     s.evalEvery = m_every->value();
     s.evalScenes = m_preset->currentIndex() == 2 ? 200 : 100;
@@ -225,12 +234,14 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_world->setCurrentIndex(s.varied ? 1 : 0);
     m_batch->setValue(s.batch);
     m_lr->setValue(s.lr);
+    m_dropout->setValue(s.dropout);
     m_steps->setValue(s.steps);
     m_every->setValue(s.evalEvery);
     const auto same = [&s](const TrainSettings& p) {
         return p.layers == s.layers && p.heads == s.heads && p.width == s.width &&
                p.position2d == s.position2d && p.varied == s.varied && p.batch == s.batch &&
-               p.lr == s.lr && p.steps == s.steps && p.evalEvery == s.evalEvery;
+               p.lr == s.lr && p.dropout == s.dropout && p.steps == s.steps &&
+               p.evalEvery == s.evalEvery;
     };
     m_preset->setCurrentIndex(same(TrainSettings::lecture())   ? 0
                               : same(TrainSettings::quick())   ? 1
@@ -318,7 +329,7 @@ void TrainPanel::syncButtons() {
     m_timeline->setEnabled(!m_run->latestModel().isEmpty());
     for (QWidget* w :
          std::initializer_list<QWidget*>{m_preset, m_layers, m_heads, m_width, m_position2d,
-                                         m_world, m_batch, m_lr, m_steps, m_every})
+                                         m_world, m_batch, m_lr, m_dropout, m_steps, m_every})
         w->setEnabled(!running);
 }
 

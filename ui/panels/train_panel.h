@@ -67,6 +67,7 @@ class TrainPanel final : public QWidget, public Panel {
     QComboBox *m_preset, *m_width, *m_world;
     QSpinBox *m_layers, *m_heads, *m_batch, *m_steps, *m_every;
     QDoubleSpinBox* m_lr;
+    QDoubleSpinBox* m_dropout;
     QCheckBox *m_position2d, *m_follow;
     QPushButton *m_start, *m_pause, *m_stop, *m_save, *m_timeline;
     QLabel *m_status, *m_probe;
