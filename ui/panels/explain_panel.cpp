@@ -118,7 +118,8 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
         tr("Each map is the evidence for the word's probability given the words before it. "
            "Rollout: R starts at 0; each layer R \u2190 \u00bd(I + A<sub>self</sub>) R, then "
            "R \u2190 \u00bd(R + A<sub>cross</sub>), heads averaged. IG: Integrated Gradients "
-           "(gap: how far its sum is from the change it explains). Curves and their areas: "
+           "(gap: how far its sum is from the change it explains, as a share of that change or "
+           "of 0.1 nats when the word barely changes). Curves and their areas: "
            "<span style='color:#d73c32'>deletion</span> (lower: more faithful), "
            "<span style='color:#286ed2'>insertion</span> (higher: more faithful)."),
         this);
