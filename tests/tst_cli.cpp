@@ -270,8 +270,8 @@ void TestCli::outOfWorldOnNamedImages() {
                      .contains(o["world_reason"].toString()),
                  line.constData());
     }
-    // Large black text: the encoder's statistics alone score it 0.94 (in world), but its caption
-    // names colours the page does not hold.
+    // Large black text: the encoder's statistics score it near the line (0.94 with the first
+    // varied-world model, 1.06 today), and its caption names colours the page does not hold.
     const auto text = QJsonDocument::fromJson(lines.last()).object();
     QCOMPARE(text["world_reason"].toString(), QString("colour"));
     QVERIFY(!text["world_colour"].toString().isEmpty());
@@ -281,7 +281,8 @@ void TestCli::outOfWorldOnNamedImages() {
              data("world/text-large.png")});
     QVERIFY2(r.code == 0, r.err.constData());
     const auto forced = QJsonDocument::fromJson(r.out.trimmed()).object();
-    QVERIFY2(!forced["out_of_world"].toBool() && forced["world_reason"].isNull(),
+    QVERIFY2(forced["world_reason"].toString() != "colour" &&
+                 forced["world_reason"].toString() != "sentence",
              r.out.constData());
     QStringList scenes;
     for (int seed = 1; seed <= 8; ++seed) {

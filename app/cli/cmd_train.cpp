@@ -102,6 +102,10 @@ void addTrainCommand(CLI::App& app) {
                     "scenes ramp in over as many steps again (0: varied from the start)")
         ->check(CLI::Range(0.0, 0.5))
         ->capture_default_str();
+    cmd->add_option("--classic-floor", o.classicFloor,
+                    "Varied world: share of classic scenes kept in every batch after the ramp")
+        ->check(CLI::Range(0.0, 0.9))
+        ->capture_default_str();
     cmd->add_option("--object-curriculum", o.objectCurriculum,
                     "Share of the steps over which classic scenes go from one object to two, "
                     "then up to three (0: every count from the start)")

@@ -41,6 +41,9 @@ struct TrainOptions {
     // (the model learns to look at the image there quickly), then the share of varied scenes
     // rises linearly to all of them over as many steps again.
     double classicShare = 0.125;
+    // Share of classic scenes that stays in every batch once the ramp is over (0: all varied),
+    // so the editor's own world is not forgotten.
+    double classicFloor = 0;
     // Object curriculum: over the first `objectCurriculum` of the steps the classic scenes hold
     // at most one, then two objects (a third of that span each), then up to three; 0: off.
     double objectCurriculum = 0;
@@ -70,6 +73,9 @@ struct TrainOptions {
 
 // Returns the final average loss. Throws on bad options or I/O errors.
 double trainShapes(const TrainOptions& options);
+
+// The share of varied-world scenes in the batch of `step` (the curriculum and the classic floor).
+double variedShareAt(const TrainOptions& options, int64_t step);
 
 // The model config a set of training options describes.
 ModelConfig shapesModelConfig(const TrainOptions& options);

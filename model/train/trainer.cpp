@@ -25,12 +25,17 @@ double learningRate(const TrainOptions& o, int64_t step) {
     return o.lr * (0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * std::min(progress, 1.0))));
 }
 
-double variedShare(const TrainOptions& o, int64_t step) {
+} // namespace
+
+double variedShareAt(const TrainOptions& o, int64_t step) {
     const double ramp = o.classicShare * double(o.steps);
+    const double most = 1.0 - o.classicFloor;
     if (ramp <= 0)
-        return 1.0;
-    return std::clamp((double(step) - ramp) / ramp, 0.0, 1.0);
+        return most;
+    return std::clamp((double(step) - ramp) / ramp, 0.0, most);
 }
+
+namespace {
 
 int objectCap(const TrainOptions& o, int64_t step) {
     const double span = o.objectCurriculum * double(o.steps);
@@ -54,6 +59,12 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     return o;
 }
 
+std::string shortNumber(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
 std::string snapshotPath(const TrainOptions& o, int64_t step) {
     if (o.snapshotDir.empty())
         return o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(step) + ".pt";
@@ -68,7 +79,7 @@ std::string runKey(const TrainOptions& o, int64_t start) {
     return "steps " + std::to_string(o.steps) + ", batch " + std::to_string(o.batch) + ", seed " +
            std::to_string(o.seed) + ", lr " + std::to_string(o.lr) + ", warm-up " +
            std::to_string(o.warmup) + ", curriculum " + std::to_string(o.classicShare) + "/" +
-           std::to_string(o.objectCurriculum) + ", world " +
+           std::to_string(o.classicFloor) + "/" + std::to_string(o.objectCurriculum) + ", world " +
            (o.world == World::Varied ? "varied" : "classic") + ", model " +
            std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
            std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
@@ -175,9 +186,13 @@ double trainShapes(const TrainOptions& given) {
                                                                 : "shapes, classic world") +
                            " (generated; held-out seeds below 1e9)";
         out.meta.date = isoDateNow();
-        out.meta.source = "captionlens-cli train --seed " + std::to_string(o.seed) +
-                          (o.world == World::Varied ? "" : " --world classic") +
-                          (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "");
+        out.meta.source =
+            "captionlens-cli train --seed " + std::to_string(o.seed) + " --batch " +
+            std::to_string(o.batch) + " --lr " + shortNumber(o.lr) + " --dropout " +
+            shortNumber(config.dropout) +
+            (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
+            (o.world == World::Varied ? "" : " --world classic") +
+            (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "");
         if (withState)
             out.trainState = opt.state();
         else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
@@ -196,7 +211,7 @@ double trainShapes(const TrainOptions& given) {
     // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
     auto draw = [&](int64_t step) {
         return shapesBatch(stepSeeds(o, step), o.imageSize, vocab, o.world, o.letterbox,
-                           variedShare(o, step), objectCap(o, step));
+                           variedShareAt(o, step), objectCap(o, step));
     };
     std::future<ShapesBatch> next;
     if (start < o.steps)
