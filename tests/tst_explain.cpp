@@ -151,7 +151,7 @@ void TestExplain::integratedGradientsAreComplete() {
         QVERIFY2(std::abs(sum - diff) <= 0.01 * std::abs(diff),
                  qPrintable(QString("sum %1, f(x) - f(x0) %2").arg(sum).arg(diff)));
         QVERIFY(std::abs(gap - std::abs(sum - diff) / std::abs(diff)) < 1e-9);
-        QVERIFY(samples > 16); // the curved path needed refining
+        QVERIFY(samples > explain::kIgUniformPieces); // the curved path needed refining
     }
     // The shipped model through the facade: both baselines within 1 % at the default 32 steps.
     const Explanation e = integratedGradientsOfWord(2);
@@ -170,7 +170,7 @@ void TestExplain::certainWordStopsSampling() {
     QVERIFY(e.probability > 0.999);
     for (const auto& m : e.maps) {
         QVERIFY2(m.completenessGap < 0.01, qPrintable(QString("gap %1").arg(m.completenessGap)));
-        QCOMPARE(m.gradientSamples, int64_t(16));
+        QCOMPARE(m.gradientSamples, explain::kIgUniformPieces);
         double sum = 0;
         for (float v : m.values)
             sum += v;

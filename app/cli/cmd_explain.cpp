@@ -113,7 +113,9 @@ void addExplainCommand(CLI::App& app) {
     cmd->add_option("--layer", o.explain.layer, "Attention map's layer (-1: the last)")
         ->capture_default_str();
     cmd->add_option("--head", o.explain.head, "Attention map's head")->capture_default_str();
-    cmd->add_option("--ig-steps", o.explain.igSteps, "Integrated Gradients: most gradient samples (adaptive until complete within 0.5 %)")
+    cmd->add_option(
+           "--ig-steps", o.explain.igSteps,
+           "Integrated Gradients: most gradient samples (adaptive until complete within 0.8 %)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     cmd->add_option("--curve-steps", o.explain.curveSteps, "Points of the deletion curves - 1")

@@ -21,32 +21,25 @@ GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x) {
 namespace {
 
 // One piece [a, b] of the straight path from the baseline to x, with f at its ends and the
-// gradient at its midpoint (a Riemann sample).
+// gradient at its midpoint (a Riemann sample); `slope` = grad . (x - baseline), so the piece's
+// sampled change of f is slope (b - a).
 struct Segment {
-    double a = 0, b = 0, fa = 0, fb = 0, fMid = 0;
+    double a = 0, b = 0, fa = 0, fb = 0, fMid = 0, slope = 0;
     torch::Tensor grad; // (1, 3, S, S) at the midpoint
+
+    double error() const { return slope * (b - a) - (fb - fa); }
 };
 
-// Each segment's |sampled change of f - true change|, in one batched product.
-std::vector<double> segmentErrors(const std::vector<Segment>& segments,
-                                  const torch::Tensor& delta) {
-    std::vector<torch::Tensor> grads;
-    for (const auto& s : segments)
-        grads.push_back(s.grad);
-    const auto dots = (torch::cat(grads) * delta).sum({1, 2, 3}).to(torch::kDouble).contiguous();
-    std::vector<double> out;
-    for (size_t i = 0; i < segments.size(); ++i) {
-        const Segment& s = segments[i];
-        out.push_back(std::abs(dots.data_ptr<double>()[i] * (s.b - s.a) - (s.fb - s.fa)));
-    }
-    return out;
-}
+struct Sample {
+    torch::Tensor grad;
+    double value = 0, slope = 0;
+};
 
 // Gradients and values of f at path points baseline + alpha (x - baseline), in batches.
-void sampleGradients(const WordObjective& f, const torch::Tensor& baseline,
-                     const torch::Tensor& delta, const std::vector<double>& alphas,
-                     std::vector<torch::Tensor>& grads, std::vector<double>& values) {
+std::vector<Sample> sampleGradients(const WordObjective& f, const torch::Tensor& baseline,
+                                    const torch::Tensor& delta, const std::vector<double>& alphas) {
     constexpr size_t kBatch = 32;
+    std::vector<Sample> out;
     for (size_t i = 0; i < alphas.size(); i += kBatch) {
         const size_t n = std::min(kBatch, alphas.size() - i);
         const auto a = torch::tensor(std::vector<double>(alphas.begin() + long(i),
@@ -57,46 +50,73 @@ void sampleGradients(const WordObjective& f, const torch::Tensor& baseline,
         const auto y = f.logProb(points);
         const auto g = torch::autograd::grad({y.sum()}, {points})[0];
         const auto v = y.detach().to(torch::kDouble).contiguous();
-        for (size_t k = 0; k < n; ++k) {
-            grads.push_back(g.narrow(0, int64_t(k), 1));
-            values.push_back(v.data_ptr<double>()[k]);
-        }
+        const auto slopes = (g * delta).sum({1, 2, 3}).to(torch::kDouble).contiguous();
+        for (size_t k = 0; k < n; ++k)
+            out.push_back({g.narrow(0, int64_t(k), 1), v.data_ptr<double>()[k],
+                           slopes.data_ptr<double>()[k]});
     }
+    return out;
 }
 
-// Splits the segments with the largest error in two (each half sampled at its midpoint; the
-// old midpoint becomes a boundary whose f is already known). Returns the samples spent.
+// Splits the pieces with the largest error in two (each half sampled at its midpoint; the old
+// midpoint becomes a boundary whose f is already known): an eighth of them a round, so the
+// samples go where f bends and the batches still grow with the path. Returns the samples spent.
 int64_t refine(const WordObjective& f, const torch::Tensor& baseline, const torch::Tensor& delta,
                std::vector<Segment>& segments, int64_t budget) {
     std::vector<size_t> order(segments.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    const std::vector<double> errors = segmentErrors(segments, delta);
-    std::sort(order.begin(), order.end(), [&](size_t i, size_t j) { return errors[i] > errors[j]; });
-    const size_t split = std::min<size_t>(std::max<size_t>(1, segments.size() / 4),
-                                          static_cast<size_t>(budget / 2));
+    std::sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+        return std::abs(segments[i].error()) > std::abs(segments[j].error());
+    });
+    const size_t split =
+        std::min<size_t>(std::max<size_t>(1, segments.size() / 8), static_cast<size_t>(budget / 2));
     std::vector<double> alphas;
     for (size_t k = 0; k < split; ++k) {
         const Segment& s = segments[order[k]];
         alphas.push_back(s.a + 0.25 * (s.b - s.a));
         alphas.push_back(s.a + 0.75 * (s.b - s.a));
     }
-    std::vector<torch::Tensor> grads;
-    std::vector<double> values;
-    sampleGradients(f, baseline, delta, alphas, grads, values);
+    const std::vector<Sample> samples = sampleGradients(f, baseline, delta, alphas);
     for (size_t k = 0; k < split; ++k) {
-        Segment& s = segments[order[k]];
+        const Segment s = segments[order[k]];
         const double mid = 0.5 * (s.a + s.b);
-        Segment right{mid, s.b, s.fMid, s.fb, values[2 * k + 1], grads[2 * k + 1]};
-        s = Segment{s.a, mid, s.fa, s.fMid, values[2 * k], grads[2 * k]};
-        segments.push_back(right);
+        const Sample& l = samples[2 * k];
+        const Sample& r = samples[2 * k + 1];
+        segments[order[k]] = {s.a, mid, s.fa, s.fMid, l.value, l.slope, l.grad};
+        segments.push_back({mid, s.b, s.fMid, s.fb, r.value, r.slope, r.grad});
     }
     return static_cast<int64_t>(alphas.size());
+}
+
+// The first pieces: `n` uniform ones (midpoint rule), f at their inner boundaries without
+// gradients.
+std::vector<Segment> uniformSegments(const WordObjective& f, const torch::Tensor& baseline,
+                                     const torch::Tensor& delta, int64_t n, double f0, double f1) {
+    std::vector<double> alphas, edges{f0};
+    for (int64_t k = 0; k < n; ++k)
+        alphas.push_back((double(k) + 0.5) / double(n));
+    if (n > 1) {
+        torch::NoGradGuard noGrad;
+        const auto a = torch::arange(1, n, delta.options()).div_(double(n)).view({-1, 1, 1, 1});
+        const auto v = f.logProb(baseline + a * delta).to(torch::kDouble).contiguous();
+        edges.insert(edges.end(), v.data_ptr<double>(), v.data_ptr<double>() + v.numel());
+    }
+    edges.push_back(f1);
+    const std::vector<Sample> samples = sampleGradients(f, baseline, delta, alphas);
+    std::vector<Segment> segments;
+    for (int64_t k = 0; k < n; ++k) {
+        const Sample& m = samples[size_t(k)];
+        segments.push_back({double(k) / double(n), double(k + 1) / double(n), edges[size_t(k)],
+                            edges[size_t(k + 1)], m.value, m.slope, m.grad});
+    }
+    return segments;
 }
 
 } // namespace
 
 const double kGapFloorNats = 0.1;
+const int64_t kIgUniformPieces = 8;
 
 torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x,
                                   const torch::Tensor& baseline, int64_t steps, double* gap,
@@ -112,46 +132,30 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
         f0 = ends[0].item<double>();
         f1 = ends[1].item<double>();
     }
-    // Start uniform (midpoint rule), then split where the samples disagree with f most.
-    const int64_t first = std::min<int64_t>(steps, 16);
-    std::vector<double> edges{f0}, mids;
-    std::vector<double> alphas, boundaryAlphas;
-    for (int64_t k = 0; k < first; ++k)
-        alphas.push_back((double(k) + 0.5) / double(first));
-    for (int64_t k = 1; k < first; ++k)
-        boundaryAlphas.push_back(double(k) / double(first));
-    std::vector<torch::Tensor> grads;
-    sampleGradients(f, baseline, delta, alphas, grads, mids);
-    if (!boundaryAlphas.empty()) {
-        torch::NoGradGuard noGrad;
-        const auto a = torch::tensor(boundaryAlphas, delta.options()).view({-1, 1, 1, 1});
-        const auto v = f.logProb(baseline + a * delta).to(torch::kDouble).contiguous();
-        edges.insert(edges.end(), v.data_ptr<double>(), v.data_ptr<double>() + v.numel());
-    }
-    edges.push_back(f1);
-    std::vector<Segment> segments;
-    for (int64_t k = 0; k < first; ++k)
-        segments.push_back({double(k) / double(first), double(k + 1) / double(first),
-                            edges[size_t(k)], edges[size_t(k + 1)], mids[size_t(k)],
-                            grads[size_t(k)]});
-    auto attribution = [&] {
-        auto total = torch::zeros_like(x);
+    const double scale = std::max(std::abs(f1 - f0), kGapFloorNats);
+    // Start uniform, then split where the samples disagree with f most. While refining, the gap
+    // comes from the pieces' slopes (one number each); the returned one from the attributions.
+    const int64_t first = std::min<int64_t>(steps, kIgUniformPieces);
+    std::vector<Segment> segments = uniformSegments(f, baseline, delta, first, f0, f1);
+    auto sampledGap = [&] {
+        double sum = 0;
         for (const auto& s : segments)
-            total += s.grad * (s.b - s.a);
-        return (delta * total).detach();
-    };
-    auto relativeGap = [&](const torch::Tensor& attr) {
-        return std::abs(attr.sum().item<double>() - (f1 - f0)) /
-               std::max(std::abs(f1 - f0), kGapFloorNats);
+            sum += s.error();
+        return std::abs(sum) / scale;
     };
     int64_t spent = first;
-    auto attr = attribution();
-    while (spent + 2 <= steps && relativeGap(attr) > kTarget) {
+    while (spent + 2 <= steps && sampledGap() > kTarget)
         spent += refine(f, baseline, delta, segments, steps - spent);
-        attr = attribution();
+    std::vector<torch::Tensor> grads;
+    std::vector<double> widths;
+    for (const auto& s : segments) {
+        grads.push_back(s.grad);
+        widths.push_back(s.b - s.a);
     }
+    const auto w = torch::tensor(widths, x.options()).view({-1, 1, 1, 1});
+    const auto attr = (delta * (torch::cat(grads) * w).sum(0, true)).detach();
     if (gap)
-        *gap = relativeGap(attr);
+        *gap = std::abs(attr.sum().item<double>() - (f1 - f0)) / scale;
     if (samples)
         *samples = spent;
     return attr.sum(1).select(0, 0);

@@ -41,6 +41,7 @@ GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x);
 // log-probability hardly changes along the path (the first "a", certain on any image) has
 // attributions near zero, and a gap relative to its change would measure only rounding.
 extern const double kGapFloorNats;
+extern const int64_t kIgUniformPieces; // the uniform pieces refining starts from
 torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x,
                                   const torch::Tensor& baseline, int64_t steps, double* gap,
                                   int64_t* samples = nullptr);
