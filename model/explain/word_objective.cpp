@@ -12,7 +12,10 @@ torch::Tensor WordObjective::logProb(const torch::Tensor& images,
 }
 
 torch::Tensor WordObjective::probability(const torch::Tensor& images) const {
-    constexpr int64_t kBatch = 64; // bounds the encoder's activations (64 x 64 x 32 x 32 floats)
+    // Bounds the encoder's activations (16 x 32 x 32 x 32 floats): as fast per image as 64 once
+    // warm, and a fresh process touches a quarter of the memory (occlusion's first run: 43 ms
+    // on one core against 78 ms with batches of 64).
+    constexpr int64_t kBatch = 16;
     torch::NoGradGuard noGrad;
     std::vector<torch::Tensor> parts;
     for (int64_t i = 0; i < images.size(0); i += kBatch)
