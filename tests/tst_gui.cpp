@@ -283,7 +283,10 @@ void TestGui::explainPanelExplainsTheSelectedWord() {
         QVERIFY(tile->curves()->isVisible());
         QVERIFY2(tile->figures()->text().contains("the object"), // a shapes scene: pointing
                  qPrintable(tile->figures()->text()));
+        QVERIFY2(!tile->figures()->text().endsWith(">0 ms"), // sub-millisecond maps say so
+                 qPrintable(tile->figures()->text()));
     }
+    QVERIFY(panel->tiles()[0]->figures()->text().endsWith("&lt; 1 ms")); // read from the trace
     QVERIFY(panel->tiles()[0]->map()->title().contains("Cross-attention"));
     // Curves off: the next answer comes without them.
     QTest::mouseClick(panel->curvesBox(), Qt::LeftButton, {},

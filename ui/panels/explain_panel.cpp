@@ -51,7 +51,9 @@ QString figuresText(const SaliencyMap& m, bool curves) {
                              "<span style='color:#286ed2'>ins</span> %2")
                      .arg(m.deletionAuc, 0, 'f', 2)
                      .arg(m.insertionAuc, 0, 'f', 2);
-    QString last = QObject::tr("%1 ms").arg(m.milliseconds, 0, 'f', 0);
+    // Attention maps are read from the trace in microseconds: "0 ms" would look broken.
+    QString last = m.milliseconds < 0.5 ? QObject::tr("&lt; 1 ms") // rich text
+                                        : QObject::tr("%1 ms").arg(m.milliseconds, 0, 'f', 0);
     if (m.method == ExplainMethod::IgBlack || m.method == ExplainMethod::IgBlur)
         last = QObject::tr("gap %1 % \u00b7 %2").arg(100 * m.completenessGap, 0, 'f', 1).arg(last);
     lines << last;
