@@ -69,27 +69,33 @@ double gemmFloorMs(double flops, int64_t batch, int64_t width, const torch::Devi
     return flops / rate;
 }
 
+double millisecondsOf(const std::function<void()>& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Median and spread of measured times (at least one).
+BenchFigure figureOf(const std::string& name, std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    BenchFigure f;
+    f.name = name;
+    f.runs = static_cast<int>(ms.size());
+    f.medianMs = ms[ms.size() / 2];
+    f.minMs = ms.front();
+    f.maxMs = ms.back();
+    return f;
+}
+
 } // namespace
 
 BenchFigure timeIt(const std::string& name, int warmup, int runs, const std::function<void()>& fn) {
     for (int i = 0; i < warmup; ++i)
         fn();
     std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        fn();
-        ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
-    }
-    std::sort(ms.begin(), ms.end());
-    BenchFigure f;
-    f.name = name;
-    f.runs = runs;
-    f.medianMs = ms[ms.size() / 2];
-    f.minMs = ms.front();
-    f.maxMs = ms.back();
-    return f;
+    for (int i = 0; i < runs; ++i)
+        ms.push_back(millisecondsOf(fn));
+    return figureOf(name, ms);
 }
 
 namespace {
@@ -161,8 +167,7 @@ BenchReport benchNotebook(const BenchOptions& given) {
     return r;
 }
 
-// One word's explanation (model/explain): every map, then every map with its deletion and
-// insertion curves. Autograd on, so outside inference mode.
+// A 128-pixel scene as the explanation methods take it.
 explain::ExplainInput explainInput(CaptioningTransformerImpl& model, const Vocabulary& vocab,
                                    const Scene& scene, const torch::Device& d) {
     const auto& e = model.config().encoder;
@@ -194,24 +199,15 @@ BenchFigure explainEveryWord(CaptioningTransformerImpl& model, const Vocabulary&
     eo.curves = false;
     explain::explainWord(model, words[0].first, words[0].second, eo); // warm-up
     std::vector<double> ms;
-    for (const auto& [in, trace] : words)
-        for (eo.word = 0; eo.word < int64_t(trace.steps.size()); ++eo.word) {
-            const auto t0 = std::chrono::steady_clock::now();
-            explain::explainWord(model, in, trace, eo);
+    for (const auto& w : words) // no structured bindings: C++17 lambdas cannot capture them
+        for (eo.word = 0; eo.word < int64_t(w.second.steps.size()); ++eo.word)
             ms.push_back(
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
-        }
-    std::sort(ms.begin(), ms.end());
-    BenchFigure f;
-    f.name = "explain every word of 6 scenes: all 8 maps";
-    f.runs = static_cast<int>(ms.size());
-    f.medianMs = ms[ms.size() / 2];
-    f.minMs = ms.front();
-    f.maxMs = ms.back();
-    return f;
+                millisecondsOf([&] { explain::explainWord(model, w.first, w.second, eo); }));
+    return figureOf("explain every word of 6 scenes: all 8 maps", ms);
 }
 
+// One word's explanation (model/explain): every map, then every map with its deletion and
+// insertion curves, then every word of six scenes. Autograd on, so outside inference mode.
 void benchExplain(BenchReport& r, CaptioningTransformerImpl& model, const Vocabulary& vocab,
                   const Scene& scene, const torch::Device& d, int runs) {
     const explain::ExplainInput in = explainInput(model, vocab, scene, d);
