@@ -8,6 +8,7 @@
 #include "model/io/model_io.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
+#include "model/novelty/world_stats.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -55,6 +56,7 @@ class TestCheckpoint : public QObject {
     void integerWeightsAreRefused();
     void duplicatedZipEntriesAreRefused();
     void damagedWorldStatsCostTheNoticeOnly();
+    void deadChannelCountsAFewUnits();
 
   private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
@@ -352,6 +354,31 @@ void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
         const auto trace = model->captionImages({image}, DecodeOptions{}).front();
         QVERIFY(!trace.worldChecked && !trace.outOfWorld() && !trace.steps.empty());
     }
+}
+
+// A number that never varied on the fitting scenes (a ReLU channel dead on all of them) and
+// fires faintly on a new image moves both distances by a few units, not by thousands: the old
+// floor (a millionth of the variance) made one such channel flag plain in-world slides.
+void TestCheckpoint::deadChannelCountsAFewUnits() {
+    torch::manual_seed(0);
+    auto fit = torch::randn({512, 4}, torch::kDouble);
+    fit.select(1, 3).zero_(); // dead on every fitting scene
+    const WorldStats world = fitWorld({fit});
+    const auto& layer = world.layers.front();
+    auto typical = torch::zeros({1, 4}, torch::kDouble);
+    auto faint = typical.clone();
+    faint[0][3] = 0.05; // a twentieth of the live numbers' spread
+    const double typicalMahalanobis = worldDistance(layer, typical).item<double>();
+    const double faintMahalanobis = worldDistance(layer, faint).item<double>();
+    const double typicalNeighbour = neighbourDistance(layer, typical).item<double>();
+    const double faintNeighbour = neighbourDistance(layer, faint).item<double>();
+    QVERIFY2(faintMahalanobis - typicalMahalanobis < 0.2,
+             qPrintable(QString::number(faintMahalanobis)));
+    QVERIFY2(faintNeighbour - typicalNeighbour < 0.5, qPrintable(QString::number(faintNeighbour)));
+    // A live number 3 spreads away still counts as far.
+    auto far = typical.clone();
+    far[0][0] = 3.0;
+    QVERIFY(worldDistance(layer, far).item<double>() > 1.5);
 }
 
 QTEST_GUILESS_MAIN(TestCheckpoint)

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int64_t kNeighbour = 5; // the k of the k-NN test
 constexpr int64_t kMaxLayers = 64;
+constexpr double kDeadFloor = 1e-2; // of the layer's mean variance
 
 torch::Tensor standardised(const WorldLayer& s, const torch::Tensor& signatures) {
     return (signatures.to(torch::kDouble) - s.mean) / s.scale;
@@ -24,8 +25,11 @@ WorldLayer fitLayer(const torch::Tensor& signatures, double shrink, int64_t bank
     s.mean = x.mean(0);
     const auto centred = x - s.mean;
     auto cov = centred.t().mm(centred) / double(x.size(0) - 1);
-    // A floor for numbers that never vary (dead ReLUs).
-    const double floor = 1e-6 * torch::diag(cov).mean().item<double>() + 1e-12;
+    // A floor for numbers that barely vary: a channel dead on every training scene (many are,
+    // after ReLU) gets a tenth of the layer's RMS spread, so its faint firing on a new image
+    // counts as a few units, not thousands (a floor of 1e-6 of the variance flagged a plain red
+    // star and purple square on a white slide at 10x the threshold through one such channel).
+    const double floor = kDeadFloor * torch::diag(cov).mean().item<double>() + 1e-12;
     s.scale = (torch::diag(cov) + floor).sqrt();
     cov = (1 - shrink) * cov + shrink * torch::diag(torch::diag(cov));
     cov += torch::eye(cov.size(0), cov.options()) * floor;
