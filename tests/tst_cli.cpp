@@ -271,7 +271,7 @@ void TestCli::outOfWorldOnNamedImages() {
                  line.constData());
     }
     // Large black text: the encoder's statistics score it near the line (0.94 with the first
-    // varied-world model, 1.06 today), and its caption names colours the page does not hold.
+    // varied-world model, 1.15 today), and its caption names colours the page does not hold.
     const auto text = QJsonDocument::fromJson(lines.last()).object();
     QCOMPARE(text["world_reason"].toString(), QString("colour"));
     QVERIFY(!text["world_colour"].toString().isEmpty());
