@@ -10,6 +10,8 @@
 #include "model/novelty/caption_check.h"
 #include "model/shapes/shapes_data.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -298,6 +300,31 @@ void TestShapes::suiteFromAnotherRenderer() {
          {"\"slide\"", "\"paper\"", "\"outline\"", "\"wide\"", "\"attribute_accuracy\""})
         QVERIFY2(out.contains(key), out.constData());
     QVERIFY(out.contains("\"scenes\": 12"));
+    // --store keeps each suite's figures in the checkpoint under its folder's name.
+    const QString copy = a.filePath("copy.pt");
+    QVERIFY(QFile::copy(CL_SOURCE_DIR "/resources/models/default.pt", copy));
+    QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
+    QJsonObject stored;
+    for (const QString& suite : {a.path(), b.path()}) {
+        cli.start(CL_CLI, {"eval", "--checkpoint", copy, "--suite", suite, "--store", "--json"});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        stored[QDir(suite).dirName()] =
+            QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    }
+    cli.start(CL_CLI, {"info", copy, "--json"});
+    QVERIFY(cli.waitForFinished(60000));
+    const auto info = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const auto robustness = info["metadata"].toObject()["robustness"].toObject();
+    QCOMPARE(stored.size(), 2);
+    for (auto it = stored.begin(); it != stored.end(); ++it) // beside the shipped file's own
+        QCOMPARE(robustness[it.key()].toObject(), it.value().toObject());
+    QVERIFY(robustness.contains("pil-seed0")); // the shipped suites stay
+    cli.start(CL_CLI, {"info", copy});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.readAllStandardOutput().contains(
+                 ("robustness   suite " + QDir(a.path()).dirName() + ": 12 scenes").toUtf8()),
+             "info names each stored suite");
 }
 
 // A real check of the shipped file on 100 scenes per category from each other renderer (seed 0,

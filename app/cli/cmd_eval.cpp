@@ -219,7 +219,23 @@ void runExplainEval(Captioner& model, const EvalOptions& eval, bool json) {
     }
 }
 
-void runSuite(Captioner& model, const std::string& dir, bool json) {
+// Keeps a suite's figures in the checkpoint under the suite folder's name, beside those of the
+// suites stored before (both renderers, several seeds).
+void storeSuite(const Captioner& model, const std::string& dir, const nlohmann::json& figures,
+                const std::string& checkpoint) {
+    const std::string& stored = model.info().meta.robustnessJson;
+    nlohmann::json all = nlohmann::json::object();
+    if (!stored.empty()) {
+        checkJsonBudget(stored, 32, 1u << 20, "the checkpoint's stored robustness figures");
+        all = nlohmann::json::parse(stored, nullptr, false);
+        if (!all.is_object())
+            all = nlohmann::json::object();
+    }
+    all[QDir(QString::fromStdString(dir)).dirName().toStdString()] = figures;
+    storeRobustness(checkpoint, all.dump());
+}
+
+void runSuite(Captioner& model, const std::string& dir, bool json, const std::string& storeTo) {
     if (model.info().config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("eval --suite needs an image model");
     const QStringList categories =
@@ -248,12 +264,13 @@ void runSuite(Captioner& model, const std::string& dir, bool json) {
     }
     if (all.scenes == 0)
         throw std::invalid_argument(dir + " holds no category folders of images with .json truth");
-    if (json)
-        std::cout << nlohmann::json{{"categories", out},
+    const nlohmann::json figures = {{"categories", out},
                                     {"scenes", all.scenes},
-                                    {"right", double(all.right) / double(all.scenes)}}
-                         .dump(2)
-                  << "\n";
+                                    {"right", double(all.right) / double(all.scenes)}};
+    if (json)
+        std::cout << figures.dump(2) << "\n";
+    if (!storeTo.empty())
+        storeSuite(model, dir, figures, storeTo);
 }
 
 } // namespace
@@ -302,7 +319,8 @@ void addEvalCommand(CLI::App& app) {
                   "or --world); with --store, kept for the Heads panel");
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store,
-                  "Also store the figures in the checkpoint's metadata (training timeline)");
+                  "Also store the figures in the checkpoint's metadata (training timeline; "
+                  "with --suite, under the suite folder's name)");
     cmd->callback([cmd] {
         o.world = world == "varied" ? World::Varied : World::Classic;
         if (o.firstSeed + static_cast<uint64_t>(o.scenes) > 1000000000ULL)
@@ -323,7 +341,7 @@ void addEvalCommand(CLI::App& app) {
         if (!data.empty())
             return runCourseEval(*model, data, split, limit, json, store, checkpoint);
         if (!suite.empty())
-            return runSuite(*model, suite, json);
+            return runSuite(*model, suite, json, store ? checkpoint : std::string());
         if (model->info().config.memory != MemoryKind::ImageGrid)
             throw std::invalid_argument("this is a feature model: evaluate it on the course's "
                                         "data with --data DIR (coco_captioning)");

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <iostream>
 
 namespace cl::cli {
@@ -48,6 +49,12 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
         j["metadata"]["head_importance"] =
             nlohmann::json::parse(info.meta.headImportanceJson, nullptr, false);
     }
+    if (!info.meta.robustnessJson.empty()) {
+        checkJsonBudget(info.meta.robustnessJson, 32, 1u << 20,
+                        "the checkpoint's stored robustness figures");
+        j["metadata"]["robustness"] =
+            nlohmann::json::parse(info.meta.robustnessJson, nullptr, false);
+    }
     return j;
 }
 
@@ -78,6 +85,16 @@ void printPlain(const nlohmann::json& j) {
                   << (j["world_check"].get<bool>() ? "calibrated (out-of-world notice on)"
                                                    : "not calibrated (captionlens-cli calibrate)")
                   << "\n";
+    const auto& meta = j["metadata"];
+    if (meta.contains("robustness") && meta["robustness"].is_object())
+        for (const auto& item : meta["robustness"].items()) {
+            const auto& f = item.value();
+            if (f.is_object() && f.contains("scenes") && f["scenes"].is_number_integer() &&
+                f.contains("right") && f["right"].is_number())
+                std::printf(
+                    "robustness   suite %s: %d scenes, %.1f%% right (--json: per category)\n",
+                    item.key().c_str(), f["scenes"].get<int>(), 100 * f["right"].get<double>());
+        }
     for (const auto& w : j["warnings"])
         std::cout << "warning      " << w.get<std::string>() << "\n";
 }

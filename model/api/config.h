@@ -47,6 +47,8 @@ struct Metadata {
     std::string source;   // the command or file it came from
     std::string evalJson; // eval figures when stored (training timeline), else empty
     std::string headImportanceJson; // eval --head-importance --store (the Heads panel), else empty
+    std::string
+        robustnessJson; // eval --suite DIR --store: {suite folder name: figures}, else empty
 };
 
 // Named configurations, so no benchmark or test builds one field by field.

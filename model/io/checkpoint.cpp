@@ -119,6 +119,8 @@ Value metaToValue(const Metadata& m) {
     d.set("eval_json", Value::string(m.evalJson));
     if (!m.headImportanceJson.empty())
         d.set("head_importance_json", Value::string(m.headImportanceJson));
+    if (!m.robustnessJson.empty())
+        d.set("robustness_json", Value::string(m.robustnessJson));
     return d;
 }
 
@@ -138,6 +140,7 @@ Metadata metaFromValue(const Value& d) {
     m.source = str("source");
     m.evalJson = str("eval_json");
     m.headImportanceJson = str("head_importance_json");
+    m.robustnessJson = str("robustness_json");
     return m;
 }
 

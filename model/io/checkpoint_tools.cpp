@@ -80,4 +80,10 @@ void storeHeadImportance(const std::string& path, const std::string& json) {
     writeCheckpoint(path, ck);
 }
 
+void storeRobustness(const std::string& path, const std::string& json) {
+    Checkpoint ck = readCheckpoint(path);
+    ck.meta.robustnessJson = json;
+    writeCheckpoint(path, ck);
+}
+
 } // namespace cl
