@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 (bookworm) packages CaptionLens needs. Idempotent, non-interactive.
+# ccache makes a re-build recompile only what changed (CMake uses it when present).
 # clang and its runtime libraries build the sanitizer and libFuzzer checks (scripts/sanitize.sh);
 # rsvg-convert and help2man make the icon sizes and man pages; dpkg-dev, desktop-file-utils,
 # appstream, shared-mime-info and xdg-utils build and check the installed desktop files and .deb.
@@ -13,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 PACKAGES=(
-  build-essential cmake ninja-build
+  build-essential cmake ninja-build ccache
   qt6-base-dev libqcustomplot-dev
   libtorch-dev libopenblas0-pthread libgloo-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev

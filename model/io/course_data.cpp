@@ -198,7 +198,9 @@ int64_t h5OpenObjects() {
 
 #else
 
-struct CourseData::Impl {};
+struct CourseData::Impl {
+    std::string folder;
+};
 
 namespace {
 [[noreturn]] void noHdf5() {

@@ -1,12 +1,16 @@
 #include "model/train/data_parallel.h"
 
-// ProcessGroupGloo.hpp declares its class only for builds with the Gloo backend, which
-// Debian's LibTorch is (the symbols are in libtorch_cpu); the headers come from libgloo-dev.
+// Built when CMake finds c10d's and Gloo's headers (CAPTIONLENS_DISTRIBUTED; otherwise
+// data_parallel_off.cpp). ProcessGroupGloo.hpp declares its class only for builds with the Gloo
+// backend, which Debian's LibTorch is (the symbols are in libtorch_cpu); the headers come from
+// libgloo-dev. A pip PyTorch ships c10d's headers without Gloo's.
 #define USE_C10D_GLOO 1
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#ifdef CAPTIONLENS_HAVE_GLOG
 #include <glog/logging.h>
+#endif
 
 #include <cstdlib>
 #include <stdexcept>
@@ -60,20 +64,14 @@ struct DataParallel::Group {
 };
 
 DataParallel::DataParallel(const ParallelOptions& o) : m_rank(o.rank), m_size(o.worldSize) {
-    if (o.worldSize < 1 || o.worldSize > 1024)
-        throw std::invalid_argument("--world-size must be 1 to 1024, not " +
-                                    std::to_string(o.worldSize));
-    if (o.rank < 0 || o.rank >= o.worldSize)
-        throw std::invalid_argument("--rank must be 0 to " + std::to_string(o.worldSize - 1) +
-                                    " in a world of " + std::to_string(o.worldSize) + ", not " +
-                                    std::to_string(o.rank));
-    if (!(o.timeoutSeconds >= 1 && o.timeoutSeconds <= 86400))
-        throw std::invalid_argument("--timeout must be 1 to 86400 seconds");
+    checkParallelOptions(o);
     if (o.worldSize == 1)
         return;
+#ifdef CAPTIONLENS_HAVE_GLOG
     // c10d logs its retries and timeouts to stderr through glog before it throws; the exception
     // is what the user reads (one line), so only fatal messages stay.
     FLAGS_minloglevel = google::GLOG_FATAL;
+#endif
     m_group = std::make_unique<Group>();
     m_group->where = "rank " + std::to_string(o.rank) + " of " + std::to_string(o.worldSize);
     m_group->timeout = o.timeoutSeconds;
@@ -99,6 +97,10 @@ DataParallel::DataParallel(const ParallelOptions& o) : m_rank(o.rank), m_size(o.
 }
 
 DataParallel::~DataParallel() = default;
+
+bool dataParallelAvailable() {
+    return true;
+}
 
 void DataParallel::agree(const std::string& what, const std::string& text) {
     if (!m_group)

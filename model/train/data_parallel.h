@@ -12,6 +12,12 @@
 
 namespace cl {
 
+// Throws std::invalid_argument on a world size, rank or timeout out of range.
+void checkParallelOptions(const ParallelOptions& options);
+
+// Whether this build has c10d with Gloo; without it a world of more than one rank is refused.
+bool dataParallelAvailable();
+
 class DataParallel {
   public:
     explicit DataParallel(const ParallelOptions& options);
