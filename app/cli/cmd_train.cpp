@@ -154,7 +154,7 @@ void addTrainCommand(CLI::App& app) {
         // is faster than giving the step every core (2 cores, batch 32: 83 ms a step with one
         // intra-op thread, 121 ms with two; README Performance). --threads still decides.
         if (cmd->get_parent()->get_option("--threads")->count() == 0)
-            setThreadCount(std::max(1, int(std::thread::hardware_concurrency()) - 1));
+            setThreadCount(std::max(1, defaultThreadCount() - 1));
         const bool leader = o.parallel.rank == 0;
         o.onProgress = leader ? printProgress : std::function<void(const TrainProgress&)>();
         o.world = world == "classic" ? World::Classic : World::Varied;

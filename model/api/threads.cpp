@@ -3,10 +3,12 @@
 #include <ATen/Parallel.h>
 
 #include <dlfcn.h>
+#include <sched.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include <cstdlib>
 #include <thread>
 
 namespace cl {
@@ -20,10 +22,23 @@ void keepBuffersInHeap() {
 #endif
 }
 
+int defaultThreadCount() {
+    if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+        char* end = nullptr;
+        const long v = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && v > 0 && v <= 4096)
+            return static_cast<int>(v);
+    }
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return std::max(1, CPU_COUNT(&set));
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 int setThreadCount(int n) {
     keepBuffersInHeap();
     if (n <= 0)
-        n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        n = defaultThreadCount();
     // OpenBLAS (Debian's libblas.so.3 with libopenblas0-pthread) runs its own thread pool under
     // LibTorch's: both at once oversubscribe the cores and spin (measured: 2x slower training).
     // LibTorch parallelises across ops, so BLAS gets one thread.

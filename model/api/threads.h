@@ -1,7 +1,10 @@
 #pragma once
 // LibTorch may start with one intra-op thread; call once at start-up.
 namespace cl {
-// n <= 0: every hardware thread. Returns the count in effect. Also keeps large tensor buffers
+// The threads a process uses unless told: OMP_NUM_THREADS when it is a positive number (as
+// PyTorch reads it; CTest sets 1 per test), else the cores this process may run on.
+int defaultThreadCount();
+// n <= 0: defaultThreadCount(). Returns the count in effect. Also keeps large tensor buffers
 // in the heap (keepBuffersInHeap), which every entry point wants.
 int setThreadCount(int n);
 // Tensors of a decode or training step are allocated and freed again every step, many above

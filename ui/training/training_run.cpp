@@ -148,7 +148,7 @@ void TrainingRun::post(std::function<void()> f) {
 void TrainingRun::work(TrainOptions o, int evalScenes) {
     // The next batch is drawn on another thread during each step: leaving it a core is faster
     // than giving the step every core (as `captionlens-cli train` does).
-    setThreadCount(std::max(1, int(std::thread::hardware_concurrency()) - 1));
+    setThreadCount(std::max(1, defaultThreadCount() - 1));
     int64_t lastStep = 0;
     double finalExact = -1;
     o.onProgress = [&](const TrainProgress& p) {
