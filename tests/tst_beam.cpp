@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -187,5 +188,5 @@ void TestBeam::cliBeam() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestBeam)
+CL_TEST_GUILESS_MAIN(TestBeam)
 #include "tst_beam.moc"

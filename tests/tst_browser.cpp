@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -128,8 +129,7 @@ bool TestBrowser::writeCourseData(const QString& urlPrefix) {
 }
 
 void TestBrowser::browserFillsEveryPanel() {
-    if (QString(CL_PYTHON3).isEmpty())
-        QSKIP("no /usr/bin/python3 with torch and h5py");
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch and h5py");
     TinyHttp http;
     QVERIFY(m_dir.isValid() && writeCourseData(http.url("/ok.png?image=")));
     QVERIFY(m_f.start());
@@ -194,5 +194,5 @@ void TestBrowser::browserFillsEveryPanel() {
     m_f.stop();
 }
 
-QTEST_MAIN(TestBrowser)
+CL_TEST_MAIN(TestBrowser)
 #include "tst_browser.moc"

@@ -15,6 +15,7 @@
 
 #include <fstream>
 #include <functional>
+#include "tests/test_main.h"
 
 using namespace cl;
 using namespace std::string_literals; // the pickles below hold NUL bytes
@@ -381,5 +382,5 @@ void TestCheckpoint::deadChannelCountsAFewUnits() {
     QVERIFY(worldDistance(layer, far).item<double>() > 1.5);
 }
 
-QTEST_GUILESS_MAIN(TestCheckpoint)
+CL_TEST_GUILESS_MAIN(TestCheckpoint)
 #include "tst_checkpoint.moc"

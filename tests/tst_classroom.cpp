@@ -24,6 +24,7 @@
 #include <QStatusBar>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -441,5 +442,5 @@ void TestClassroom::latencyProbesRunToTheEnd() {
     QVERIFY(m_f.start());
 }
 
-QTEST_MAIN(TestClassroom)
+CL_TEST_MAIN(TestClassroom)
 #include "tst_classroom.moc"

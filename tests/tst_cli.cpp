@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <sys/resource.h>
+#include "tests/test_main.h"
 
 namespace {
 
@@ -330,5 +331,5 @@ void TestCli::trainUntilExact() {
     QCOMPARE(alone.err.count('\n'), 1);
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+CL_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -280,8 +281,7 @@ void TestCompare::timelineRejectsAnEmptyFolder() {
 // Two course checkpoints over training (issue 19): a run folder of imported state_dicts whose
 // file names do not sort by step, each with its stored val figures (eval --data --store).
 void TestCompare::courseRunOrdersByStepsWithValFigures() {
-    if (QString(CL_PYTHON3).isEmpty())
-        QSKIP("no /usr/bin/python3 with torch and h5py");
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch and h5py");
     QTemporaryDir dir;
     const QString run = dir.filePath("run"), data = dir.filePath("s300/coco_captioning");
     QVERIFY(QDir().mkpath(run));
@@ -330,5 +330,5 @@ void TestCompare::courseRunOrdersByStepsWithValFigures() {
     m_f.stop();
 }
 
-QTEST_MAIN(TestCompare)
+CL_TEST_MAIN(TestCompare)
 #include "tst_compare.moc"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -73,8 +74,7 @@ class TestCourse : public QObject {
 };
 
 void TestCourse::initTestCase() {
-    if (QString(CL_PYTHON3).isEmpty())
-        QSKIP("no /usr/bin/python3 with torch and h5py (scripts/install-deps.sh installs them)");
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch and h5py");
     QVERIFY(m_dir.isValid());
     const Out py = run(CL_PYTHON3, {CL_SOURCE_DIR "/tests/course_data.py", m_dir.path(), "300"});
     QVERIFY2(py.code == 0, py.err.constData());
@@ -298,5 +298,5 @@ void TestCourse::headCountWithoutDataIsFlagged() {
     QVERIFY(noData.err.contains("--heads auto needs the course data"));
 }
 
-QTEST_GUILESS_MAIN(TestCourse)
+CL_TEST_GUILESS_MAIN(TestCourse)
 #include "tst_course.moc"

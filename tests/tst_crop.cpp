@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <random>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -241,5 +242,5 @@ void TestCrop::captionJsonSaysWhatWasSeen() {
     QVERIFY2(j["caption"].toString().contains("red circle"), qPrintable(j["caption"].toString()));
 }
 
-QTEST_APPLESS_MAIN(TestCrop)
+CL_TEST_APPLESS_MAIN(TestCrop)
 #include "tst_crop.moc"

@@ -13,6 +13,7 @@
 #include <QSettings>
 
 #include <sys/stat.h>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -303,5 +304,5 @@ void TestEditor::lessonModelStaysOutOfRecentFiles() {
     QTRY_VERIFY(recent().contains(copy));
 }
 
-QTEST_MAIN(TestEditor)
+CL_TEST_MAIN(TestEditor)
 #include "tst_editor.moc"

@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -378,18 +379,36 @@ void TestExplain::evalExplainScoresEveryMethod() {
     QVERIFY(j["words"].toInt() >= 3); // at least one "a SIZE COLOUR SHAPE"
     const auto methods = j["methods"].toObject();
     QCOMPARE(methods.size(), qsizetype(allExplainMethods().size()));
+    // Each scene scored on its own: the two-scene figures are their word-weighted means.
+    const auto one = [&](const char* seed) {
+        const Run s = runCli({"eval", "--checkpoint", kDefault, "--explain", "--world", "varied",
+                              "--first-seed", seed, "--scenes", "1", "--json"});
+        return QJsonDocument::fromJson(s.out).object()["methods"].toObject();
+    };
+    const auto a = one("14"), b = one("15");
     int64_t words = 0;
     for (const auto& type : {"size", "colour", "shape", "relation"}) {
-        const auto occlusion = methods["occlusion"].toObject()[type].toObject();
-        words += occlusion["words"].toInt();
-        if (occlusion["words"].toInt() > 0) // occlusion's peak is its own
-            QCOMPARE(occlusion["peak_is_occlusion_peak"].toDouble(), 1.0);
-        for (const auto& m : methods) {
-            const double p = m.toObject()[type].toObject()["pointing"].toDouble();
-            QVERIFY(p >= 0 && p <= 1);
+        words += methods["occlusion"].toObject()[type].toObject()["words"].toInt();
+        for (const QString& m : methods.keys()) {
+            const auto cell = [&](const QJsonObject& all) {
+                return all[m].toObject()[type].toObject();
+            };
+            const int n = cell(methods)["words"].toInt();
+            QCOMPARE(n, cell(a)["words"].toInt() + cell(b)["words"].toInt());
+            for (const char* figure : {"pointing", "peak_is_occlusion_peak"}) {
+                const QString key = figure == QString("pointing") ? "pointing_words" : "words";
+                const auto sum = [&](const QJsonObject& c) {
+                    return c[figure].toDouble() * c[key].toInt();
+                };
+                const double p = cell(methods)[figure].toDouble();
+                QVERIFY(p >= 0 && p <= 1);
+                QVERIFY2(std::abs(sum(cell(methods)) - sum(cell(a)) - sum(cell(b))) < 1e-4,
+                         qPrintable(m + " " + type + " " + figure));
+            }
         }
     }
     QCOMPARE(words, int64_t(j["words"].toInt()));
+    QVERIFY(words > 0);
     // The plain table names every method; --beam does not combine with it.
     const Run table = runCli({"eval", "--checkpoint", kDefault, "--explain", "--world", "varied",
                               "--first-seed", "16", "--scenes", "1"});
@@ -401,5 +420,5 @@ void TestExplain::evalExplainScoresEveryMethod() {
     QVERIFY(beam.err.contains("--explain"));
 }
 
-QTEST_GUILESS_MAIN(TestExplain)
+CL_TEST_GUILESS_MAIN(TestExplain)
 #include "tst_explain.moc"

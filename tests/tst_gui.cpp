@@ -23,6 +23,7 @@
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTreeWidget>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -381,5 +382,5 @@ void TestGui::headsPanelShowsWhatEachHeadCosts() {
     QCOMPARE(chart->costs().drop, costs.drop);
 }
 
-QTEST_MAIN(TestGui)
+CL_TEST_MAIN(TestGui)
 #include "tst_gui.moc"

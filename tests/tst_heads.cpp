@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 using cltest::sceneImage;
@@ -137,5 +138,5 @@ void TestHeads::evalHeadImportance() {
     QCOMPARE(both.err.count('\n'), 1);
 }
 
-QTEST_GUILESS_MAIN(TestHeads)
+CL_TEST_GUILESS_MAIN(TestHeads)
 #include "tst_heads.moc"

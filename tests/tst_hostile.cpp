@@ -23,6 +23,7 @@
 
 #include <chrono>
 #include <thread>
+#include "tests/test_main.h"
 
 extern char** environ;
 
@@ -411,5 +412,5 @@ void TestHostile::sceneRefusesFoldersAndUnknownSuffixes() {
                   "it is a directory");
 }
 
-QTEST_GUILESS_MAIN(TestHostile)
+CL_TEST_GUILESS_MAIN(TestHostile)
 #include "tst_hostile.moc"

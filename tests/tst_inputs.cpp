@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cstring>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -310,5 +311,5 @@ void TestInputs::hugeVocabularyIsRefused() {
         std::exception, Vocabulary(parseVocabJson(R"({"idx_to_word": ["<NULL>", "a", "a"]})")));
 }
 
-QTEST_GUILESS_MAIN(TestInputs)
+CL_TEST_GUILESS_MAIN(TestInputs)
 #include "tst_inputs.moc"

@@ -21,6 +21,7 @@
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QToolBar>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -260,5 +261,5 @@ void TestLayout::qkDialogReadsLikeTheWindow() {
     qk->close();
 }
 
-QTEST_MAIN(TestLayout)
+CL_TEST_MAIN(TestLayout)
 #include "tst_layout.moc"

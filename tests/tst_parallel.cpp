@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -73,8 +74,19 @@ QStringList tinyTrain(int steps, int batch, const QString& out) {
             out};
 }
 
+// One rank's process. It never outlives the test: a rank still running (a failed check returned
+// early, or a killed rank not yet reaped) is killed and reaped when its Rank goes.
 struct Rank {
     std::unique_ptr<QProcess> p = std::make_unique<QProcess>();
+    Rank() = default;
+    Rank(const Rank&) = delete;
+    Rank& operator=(const Rank&) = delete;
+    ~Rank() {
+        if (p->state() != QProcess::NotRunning) {
+            p->kill();
+            p->waitForFinished(10000);
+        }
+    }
     void start(const QStringList& args, const QStringList& env = {}) {
         auto e = QProcessEnvironment::systemEnvironment();
         for (const auto& kv : env)
@@ -208,5 +220,5 @@ void TestParallel::untilExactStopsEveryRank() {
     QCOMPARE(stepsOf(out), int64_t(10));
 }
 
-QTEST_GUILESS_MAIN(TestParallel)
+CL_TEST_GUILESS_MAIN(TestParallel)
 #include "tst_parallel.moc"

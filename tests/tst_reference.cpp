@@ -11,6 +11,7 @@
 #include "model/nn/image_encoder.h"
 
 #include <set>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -380,5 +381,5 @@ void TestReference::bandedPreprocessingMatchesPooling() {
     }
 }
 
-QTEST_APPLESS_MAIN(TestReference)
+CL_TEST_APPLESS_MAIN(TestReference)
 #include "tst_reference.moc"

@@ -5,6 +5,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include "tests/test_main.h"
 
 using namespace cl;
 using namespace cl::ui;
@@ -317,5 +318,5 @@ void TestSession::routerFillsOnlyStalePanelsOnce() {
     QVERIFY(!a.stepBy(1)); // an ordinary panel lets the window step the word
 }
 
-QTEST_GUILESS_MAIN(TestSession)
+CL_TEST_GUILESS_MAIN(TestSession)
 #include "tst_session.moc"

@@ -1,5 +1,6 @@
 // The shapes world, the trainer and the shipped model.
 #include "tests/test_util.h"
+#include "tests/test_main.h"
 
 #include "model/api/captioner.h"
 #include "model/api/evaluation.h"
@@ -18,6 +19,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <future>
 #include <numeric>
 
 using namespace cl;
@@ -51,7 +53,12 @@ void TestShapes::deterministicScenes() {
     QCOMPARE(pixelHash(generateScene(1).rgb), PINNED_1);
     QCOMPARE(pixelHash(generateScene(2).rgb), PINNED_2);
     QCOMPARE(pixelHash(generateScene(12345).rgb), PINNED_3);
-    QCOMPARE(pixelHash(generateScene(7).rgb), pixelHash(generateScene(7).rgb));
+    // No hidden state: after other scenes, on another thread, seed 1 is still the pinned scene.
+    auto later = std::async(std::launch::async, [] {
+        generateScene(99);
+        return pixelHash(generateScene(1).rgb);
+    });
+    QCOMPARE(later.get(), PINNED_1);
     QVERIFY(pixelHash(generateScene(7).rgb) != pixelHash(generateScene(8).rgb));
 }
 
@@ -270,15 +277,15 @@ void TestShapes::suiteJudging() {
 void TestShapes::suiteFromAnotherRenderer_data() {
     QTest::addColumn<QString>("program");
     QTest::addColumn<QStringList>("args");
-    if (!QString(CL_PYTHON3).isEmpty())
-        QTest::newRow("PIL") << QString(CL_PYTHON3)
-                             << QStringList{CL_SOURCE_DIR "/tests/robust_suite.py"};
+    QTest::newRow("PIL") << QString(CL_PYTHON3)
+                         << QStringList{CL_SOURCE_DIR "/tests/robust_suite.py"};
     QTest::newRow("QPainter") << QString(CL_SUITE_QT) << QStringList{};
 }
 
 void TestShapes::suiteFromAnotherRenderer() {
     QFETCH(QString, program);
     QFETCH(QStringList, args);
+    CL_REQUIRE(!program.isEmpty(), "/usr/bin/python3 with PIL");
     QTemporaryDir a, b;
     for (const QString& dir : {a.path(), b.path()}) {
         QProcess p;
@@ -338,9 +345,11 @@ void TestShapes::shippedModelOnOtherRenderers_data() {
 void TestShapes::shippedModelOnOtherRenderers() {
     QFETCH(QString, program);
     QFETCH(QStringList, args);
+    CL_REQUIRE(!program.isEmpty(), "/usr/bin/python3 with PIL");
     QTemporaryDir dir;
     QProcess p;
-    p.start(program, args + QStringList{dir.path(), "100", "0"});
+    const int perCategory = 100;
+    p.start(program, args + QStringList{dir.path(), QString::number(perCategory), "0"});
     QVERIFY(p.waitForFinished(300000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QProcess cli;
@@ -356,17 +365,17 @@ void TestShapes::shippedModelOnOtherRenderers() {
     for (auto it = floor.begin(); it != floor.end(); ++it) {
         const auto c = categories[it.key()].toObject();
         const QString why = it.key() + ": " + QJsonDocument(c).toJson(QJsonDocument::Compact);
-        QCOMPARE(c["scenes"].toInt(), 100);
+        QCOMPARE(c["scenes"].toInt(), perCategory);
         QVERIFY2(c["right"].toDouble() >= it.value(), qPrintable(why));
         QVERIFY2(c["attribute_accuracy"].toDouble() >= 0.93, qPrintable(why));
         outOfWorld += c["out_of_world"].toInt();
         // The last layer's head average points into the named object (today 82-93 %; on wide
         // canvases 73-79 %, 26-28 % with the content crop but cells mapped as uncut).
-        QVERIFY2(c["pointing_words"].toInt() > 100, qPrintable(why));
+        QVERIFY2(c["pointing_words"].toInt() > perCategory, qPrintable(why));
         const double pointing = it.key() == "wide" ? 0.68 : 0.78;
         QVERIFY2(c["pointing_last_layer_average"].toDouble() >= pointing, qPrintable(why));
     }
-    QVERIFY2(outOfWorld <= 4, qPrintable(QString::number(outOfWorld)));
+    QVERIFY2(outOfWorld <= 4 * perCategory / 100, qPrintable(QString::number(outOfWorld)));
 }
 
 void TestShapes::worldSentences_data() {
@@ -454,5 +463,5 @@ void TestShapes::captionCheckReasons() {
     QVERIFY(babble.score > 1);
 }
 
-QTEST_APPLESS_MAIN(TestShapes)
+CL_TEST_APPLESS_MAIN(TestShapes)
 #include "tst_shapes.moc"

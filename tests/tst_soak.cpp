@@ -5,6 +5,7 @@
 #include <QFile>
 
 #include <fstream>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -90,5 +91,5 @@ void TestSoak::rapidSwitchesWithCorruptFiles() {
 #endif
 }
 
-QTEST_MAIN(TestSoak)
+CL_TEST_MAIN(TestSoak)
 #include "tst_soak.moc"

@@ -15,6 +15,7 @@
 #include <QProcess>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 
@@ -184,5 +185,5 @@ void TestTeaching::presenterModeEnlargesAndSteps() {
     QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), before);
 }
 
-QTEST_MAIN(TestTeaching)
+CL_TEST_MAIN(TestTeaching)
 #include "tst_teaching.moc"

@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QtTest>
+#include "tests/test_main.h"
 
 using namespace cl;
 using cl::ui::TrainPanel;
@@ -176,5 +177,5 @@ void TestTraining::presetsFillTheRecipe() {
     QCOMPARE(panel()->settings().layers, ui::TrainSettings::shipped().layers + 1);
 }
 
-QTEST_MAIN(TestTraining)
+CL_TEST_MAIN(TestTraining)
 #include "tst_training.moc"

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 using namespace cl::ui;
@@ -162,5 +163,5 @@ void TestUiLogic::selectionClamps() {
     QCOMPARE(s.opacity(), 1.0);
 }
 
-QTEST_MAIN(TestUiLogic)
+CL_TEST_MAIN(TestUiLogic)
 #include "tst_ui_logic.moc"

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include "tests/test_main.h"
 
 using namespace cl;
 using cltest::featureModel;
@@ -132,5 +133,5 @@ void TestWalkthrough::cliQk() {
     QVERIFY(bad.err.contains("head 7 is outside 0..3"));
 }
 
-QTEST_GUILESS_MAIN(TestWalkthrough)
+CL_TEST_GUILESS_MAIN(TestWalkthrough)
 #include "tst_walkthrough.moc"
