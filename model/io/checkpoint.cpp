@@ -1,6 +1,7 @@
 #include "model/io/checkpoint.h"
 
 #include "model/api/errors.h"
+#include "model/api/fail.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
 
@@ -16,10 +17,6 @@ namespace cl {
 namespace {
 
 using pickle::Value;
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 const Value& field(const Value& dict, const std::string& key, Value::Kind kind,
                    const std::string& where) {

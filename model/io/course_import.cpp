@@ -1,4 +1,6 @@
 // Course state_dicts carry no config: every shape is read off the tensors (checkpoint.h).
+
+#include "model/api/fail.h"
 #include "model/io/checkpoint.h"
 
 #include <regex>
@@ -7,10 +9,6 @@
 namespace cl {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 const torch::Tensor& tensor(const StateDict& sd, const std::string& key) {
     for (const auto& [k, t] : sd)

@@ -1,6 +1,7 @@
 #include "model/io/model_io.h"
 
 #include "model/api/errors.h"
+#include "model/api/fail.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,10 +12,6 @@
 namespace cl {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 std::string shapeText(c10::IntArrayRef s) {
     return c10::str(s);

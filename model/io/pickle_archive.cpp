@@ -1,6 +1,7 @@
 #include "model/io/pickle_archive.h"
 
 #include "model/api/errors.h"
+#include "model/api/fail.h"
 #include "model/api/files.h"
 #include "model/io/pickle_reader.h"
 #include "model/io/zip_directory.h"
@@ -17,10 +18,6 @@ namespace cl::pickle {
 namespace {
 
 constexpr int64_t kMaxFileBytes = int64_t(4) << 30;
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 std::string describeNonZip(const std::string& bytes) {
     if (bytes.empty())

@@ -1,6 +1,7 @@
 #include "model/io/pickle_reader.h"
 
 #include "model/api/errors.h"
+#include "model/api/fail.h"
 #include "model/io/pickle_tensor.h"
 
 #include <algorithm>
@@ -17,10 +18,6 @@ namespace {
 constexpr size_t kMaxStack = 1 << 20;
 constexpr size_t kMaxMemo = 1 << 20;
 constexpr int kMaxDepth = 64;
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 // Breaks nested containers apart without recursion, so a deeply nested (or cyclic) pickle cannot
 // overflow the stack in destructors.

@@ -1,6 +1,7 @@
 #include "model/io/pickle_tensor.h"
 
 #include "model/api/errors.h"
+#include "model/api/fail.h"
 #include <algorithm>
 #include <stdexcept>
 
@@ -10,10 +11,6 @@ namespace {
 
 constexpr int64_t kViewSlack = 4;           // a view's elements per storage element, at most
 constexpr int64_t kViewAllowance = 1 << 20; // besides, for broadcasts over tiny storages
-
-[[noreturn]] void fail(const std::string& message) {
-    throw std::runtime_error(message);
-}
 
 const std::map<std::string, c10::ScalarType>& storageTypes() {
     static const std::map<std::string, c10::ScalarType> types = {

@@ -15,11 +15,11 @@ namespace {
 // 1e9) reaches.
 constexpr uint64_t kCalibrationSeedBase = 7'000'000'000'000ULL;
 constexpr int64_t kBatch = 64;
-// Each threshold: kMargin times the kQuantile of held-back training-world distances. The margin
+// Each threshold: kThresholdMargin times the kQuantile of held-back training-world distances. The margin
 // covers what other renderers legitimately do differently; 1.5 was chosen on the robustness
 // suites of seed 0 (false alarms in 800 scenes: none at 2.0, 1 at 1.5, 3 at 1.25) and measured on
 // the suites of seed 1 and on out-of-world images (README: "Out-of-world notice").
-constexpr double kQuantile = 0.995, kMargin = 1.5;
+constexpr double kQuantile = 0.995, kThresholdMargin = 1.5;
 
 // Per layer, (count, F) signatures of the scenes first .. first + count.
 std::vector<torch::Tensor> signaturesOf(CaptioningTransformerImpl& model, int64_t first,
@@ -53,7 +53,7 @@ WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes) {
     WorldStats s = fitWorld(signaturesOf(model, 0, fit));
     const auto held = signaturesOf(model, fit, scenes - fit);
     auto threshold = [](const torch::Tensor& d) {
-        return kMargin * torch::quantile(d, kQuantile).item<double>();
+        return kThresholdMargin * torch::quantile(d, kQuantile).item<double>();
     };
     for (size_t l = 0; l < s.layers.size(); ++l) {
         s.layers[l].threshold = threshold(worldDistance(s.layers[l], held[l]));
