@@ -47,6 +47,7 @@ class CourseBrowser final : public QDialog {
     explicit CourseBrowser(QWidget* parent = nullptr, const QString& imageCacheDir = {});
     ~CourseBrowser() override;
 
+    using QDialog::open;
     void open(const QString& folder); // reads in the background, then lists
     void setListing(CourseListing listing);
     // The main window's caption for `image` (after imageChosen): shown with its BLEU-1.
