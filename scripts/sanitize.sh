@@ -41,11 +41,20 @@ fuzz() {
 # soak). Qt and LibTorch are not instrumented: app/gui/wiring.cpp states the hand-over at our
 # thread boundary and tests/tsan.supp lists what stays inside those libraries. Test functions that
 # start a process (QProcess) are left out: TSan's fork handling aborts inside Qt's forkfd. This
-# build also proves the optional parts compile off (HDF5, c10d/Gloo, glog) with the GUI on.
+# build is also CI's minimal configuration (scripts/minimal-build.sh without a build of its own):
+# HDF5, c10d/Gloo and glog off, the self-check built and run on the bundled model, and a tree
+# configured with the GUI off as well, which builds the same model/ and selfcheck targets.
 tsan() {
     CXX=clang++ cmake -S . -B build-tsan "${FLAGS[@]}" -DCAPTIONLENS_SANITIZE=thread \
         -DCAPTIONLENS_HDF5=OFF -DCAPTIONLENS_DISTRIBUTED=OFF
-    cmake --build build-tsan -j2 --target tst_gui tst_soak tst_editor tst_compare
+    cmake -S . -B build-tsan/gui-off -G Ninja -DCAPTIONLENS_GUI=OFF -DCAPTIONLENS_HDF5=OFF \
+        -DCAPTIONLENS_DISTRIBUTED=OFF > build-tsan/gui-off.log
+    ninja -C build-tsan/gui-off -n captionlens-selfcheck > /dev/null
+    cmake --build build-tsan -j2 --target tst_gui tst_soak tst_editor tst_compare \
+        captionlens-selfcheck
+    TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp:halt_on_error=1" OMP_NUM_THREADS=1 \
+        build-tsan/bench/captionlens-selfcheck --device cpu --runs 1 \
+        --checkpoint resources/models/default.pt
     (
         export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
         export OMP_NUM_THREADS=1

@@ -171,7 +171,7 @@ void TestCorrupt::courseFeatureFiles() {
                                     "dtype='f4').reshape(3, 8)"});
     QVERIFY(py.waitForFinished(60000) && py.exitCode() == 0);
     const auto good = cltest::readBytes(seed.toStdString());
-    const auto t = runAll(good, 300, m_dir.filePath("f.h5"), [](const std::string& p) {
+    const auto t = runAll(good, 150, m_dir.filePath("f.h5"), [](const std::string& p) {
         int64_t width = 0;
         if (h5FeatureRows(p, &width) > 0)
             h5Features(p, 0, 1);
