@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTcpServer>
+#include <QTimer>
 #include <QTcpSocket>
 #include "tests/test_main.h"
 
@@ -48,6 +49,13 @@ class TinyHttp : public QObject {
         const QByteArray path = request.split(' ').value(1);
         if (path.startsWith("/slow"))
             return;
+        if (path.startsWith("/trickle")) { // a byte every 200 ms: never silent for 0.7 s
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n");
+            auto* drip = new QTimer(s);
+            connect(drip, &QTimer::timeout, s, [s] { s->write("x"); });
+            drip->start(200);
+            return;
+        }
         QByteArray status = "200 OK", type = "image/png", body = m_png;
         if (path.startsWith("/missing"))
             status = "404 Not Found", type = "text/plain", body = "no";
@@ -93,6 +101,7 @@ void TestBrowser::fetcherAnswersEveryCase() {
         const char* reason;
     } cases[] = {{"/missing", "not found (HTTP 404)"},
                  {"/slow", "no answer within 0.7 s"},
+                 {"/trickle", "answering slower than 4 KB/s"},
                  {"/text", "not an image"}};
     for (const auto& c : cases) {
         fetcher.fetch(http.url(c.path));
@@ -104,7 +113,7 @@ void TestBrowser::fetcherAnswersEveryCase() {
     const int before = http.requests;
     fetcher.fetch(http.url("/missing"));
     QTest::qWait(300);
-    QCOMPARE(failed.count(), 3);
+    QCOMPARE(failed.count(), 4);
     QCOMPARE(http.requests, before);
     QVERIFY(fetcher.knownDead(http.url("/missing")));
 }

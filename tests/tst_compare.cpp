@@ -43,6 +43,7 @@ class TestCompare : public QObject {
     void differentVocabulariesScoreWhatTheyShare();
     void timelineScrubsThroughTheRun();
     void timelineRejectsAnEmptyFolder();
+    void timelineKeepsAtMost64Snapshots();
     void courseRunOrdersByStepsWithValFigures();
 
   private:
@@ -275,6 +276,27 @@ void TestCompare::timelineRejectsAnEmptyFolder() {
     QVERIFY(!m_f.window->openRunFolder(empty.path())); // no checkpoints there
     QVERIFY(m_f.window->lastError().contains("no checkpoints"));
     QCOMPARE(m_f.window->timelinePanel()->snapshots().size(), 3); // the run stays
+    m_f.stop();
+}
+
+void TestCompare::timelineKeepsAtMost64Snapshots() {
+    // A run folder of 150 snapshots (a lesson's folder of 300 took 880 MB): 64 evenly spaced,
+    // the first and the last among them.
+    QTemporaryDir run;
+    for (int i = 1; i <= 150; ++i)
+        QVERIFY(QFile::copy(kRun + "/step01000.pt",
+                            run.filePath(QString("step%1.pt").arg(i * 10, 5, 10, QChar('0')))));
+    QVERIFY(m_f.start());
+    QVERIFY(m_f.window->openRunFolder(run.path()));
+    QStringList shown = m_f.window->timelinePanel()->snapshots();
+    QCOMPARE(shown.size(), 64);
+    QVERIFY(shown.first().endsWith("step00010.pt"));
+    QVERIFY(shown.last().endsWith("step01500.pt"));
+    QVERIFY(shown.removeDuplicates() == 0);
+    const auto labels = m_f.window->timelinePanel()->findChildren<QLabel*>();
+    QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+        return l->text().contains("64 of its 150 snapshots, evenly spaced");
+    }));
     m_f.stop();
 }
 

@@ -56,6 +56,7 @@ class TestCourse : public QObject {
     void evalMatchesPythonReference();
     void captionsMatchPythonWithReferencesAndUrls();
     void h5FeatureRowsAreRead();
+    void nanFeaturesThroughDataAreRefused();
     void stepsAreRecorded();
     void badCourseFiles_data();
     void badCourseFiles();
@@ -143,6 +144,24 @@ void TestCourse::h5FeatureRowsAreRead() {
     QCOMPARE(wide.code, 1);
     QVERIFY2(wide.err.contains("has rows of width 48 but the model expects 16"),
              wide.err.constData());
+}
+
+void TestCourse::nanFeaturesThroughDataAreRefused() {
+    // --features refused NaN rows; --data captioned them silently (issue 41).
+    const QString nan = path("nan");
+    QVERIFY(QDir().mkpath(nan));
+    for (const QString& f : QDir(data()).entryList(QDir::Files))
+        QVERIFY(QFile::copy(data() + "/" + f, nan + "/" + f));
+    const Out py = run(CL_PYTHON3, {"-c", "import h5py, sys\n"
+                                          "with h5py.File(sys.argv[1], 'r+') as f:\n"
+                                          "    f['features'][3, 5] = float('nan')",
+                                    nan + "/val2014_vgg16_fc7_pca.h5"});
+    QVERIFY2(py.code == 0, py.err.constData());
+    const Out r = cli({"caption", "--checkpoint", path("model.pt"), "--data", nan, "--image", "3"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("row 3 of the val features holds NaN (column 5)"), r.err.constData());
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QVERIFY(r.out.isEmpty());
 }
 
 void TestCourse::stepsAreRecorded() {

@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +42,15 @@ constexpr double kMaxSeconds = 60.0;
 constexpr long kMaxRssKb = 512 * 1024;
 constexpr double kMaxSeconds = 10.0;
 #endif
+
+// A byte that moves a terminal's cursor, retitles it or starts an escape sequence; newline ends
+// the one line a refusal is.
+bool hasControlBytes(const std::string& text) {
+    for (unsigned char c : text)
+        if ((c < 0x20 && c != '\n') || c == 0x7f)
+            return true;
+    return false;
+}
 
 struct Run {
     int status = -1;
@@ -197,6 +207,13 @@ class TestHostile : public QObject {
     void sceneWritesLinkTarget();
     void sceneWritesStdout();
     void sceneRefusesFoldersAndUnknownSuffixes();
+    void roundThreeRefused_data();
+    void roundThreeRefused();
+    void roundThreeH5Refused_data();
+    void roundThreeH5Refused();
+    void smallFilesWithinBudget();
+    void untrustedWordsReachTheTerminalEscaped();
+    void outputFifoWithoutReaderIsRefused();
 
   private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -218,7 +235,10 @@ class TestHostile : public QObject {
         writeCheckpoint(path(name).toStdString(), ck);
     }
     void expectRefused(const std::vector<std::string>& args, const QString& expected);
+    // The crafted files of tests/craft_hostile.py, made once into crafted/.
+    QString crafted(const QString& name);
     QTemporaryDir m_dir;
+    bool m_crafted = false;
 };
 
 void TestHostile::expectRefused(const std::vector<std::string>& args, const QString& expected) {
@@ -230,6 +250,7 @@ void TestHostile::expectRefused(const std::vector<std::string>& args, const QStr
              qPrintable(QString("status %1: %2").arg(r.status).arg(err)));
     QVERIFY2(err.contains(expected), qPrintable(err));
     QVERIFY2(err.trimmed().count('\n') == 0, qPrintable(err));
+    QVERIFY2(!hasControlBytes(r.err), qPrintable(err.toUtf8().toPercentEncoding(" :/.,\"'")));
     QVERIFY2(r.seconds < kMaxSeconds, qPrintable(QString::number(r.seconds)));
     QVERIFY2(r.maxRssKb < kMaxRssKb, qPrintable(QString::number(r.maxRssKb)));
 }
@@ -410,6 +431,136 @@ void TestHostile::sceneRefusesFoldersAndUnknownSuffixes() {
     QDir(m_dir.path()).mkdir("folder.png");
     expectRefused({"scene", "--seed", "3", "-o", path("folder.png").toStdString()},
                   "it is a directory");
+}
+
+QString TestHostile::crafted(const QString& name) {
+    const QString dir = path("crafted");
+    if (!m_crafted) {
+        QDir().mkpath(dir);
+        QProcess py;
+        py.start(CL_PYTHON3, {CL_SOURCE_DIR "/tests/craft_hostile.py", CL_TEST_DATA, dir});
+        if (!py.waitForFinished(120000) || py.exitCode() != 0)
+            qFatal("craft_hostile.py failed: %s", py.readAllStandardError().constData());
+        m_crafted = true;
+    }
+    return dir + "/" + name;
+}
+
+// Round three (issue 41): each crafted input of tests/craft_hostile.py, refused in one line.
+void TestHostile::roundThreeRefused_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("vocab");
+    QTest::addColumn<QString>("expected");
+    const QString golden = CL_TEST_DATA "/tiny_vocab.json";
+    // A std::regex recursed per digit: SIGSEGV; 40 digits said only "stoll".
+    QTest::newRow("layer key of 300,000 digits")
+        << "long_layer_key.pt" << golden << "names a layer beyond the 10,000";
+    QTest::newRow("layer key of 40 digits")
+        << "stoll_layer_key.pt" << golden << "names a layer beyond the 10,000";
+    // ESC ] 0 ; ... BEL retitled the terminal, CR overwrote the line with "file accepted".
+    QTest::newRow("terminal escapes in a vocabulary key")
+        << CL_TEST_DATA "/course_2021.pt" << "escape_keys.json"
+        << "word_to_idx[\"\\x1b]0;owned\\x07\\x0dfile accepted\"] is not an integer";
+}
+
+void TestHostile::roundThreeRefused() {
+    QFETCH(QString, file);
+    QFETCH(QString, vocab);
+    QFETCH(QString, expected);
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch");
+    const auto resolve = [&](const QString& name) {
+        return (name.startsWith('/') ? name : crafted(name)).toStdString();
+    };
+    expectRefused({"import-cs231n", resolve(file), "--vocab", resolve(vocab), "--heads", "2", "-o",
+                   path("imported.pt").toStdString()},
+                  expected);
+    QVERIFY(!QFileInfo::exists(path("imported.pt")));
+}
+
+// HDF5 that reads other files (issue 41): links and external storage are refused before any value
+// is read, and the probe sees every object (it stopped listing after 1,000).
+void TestHostile::roundThreeH5Refused_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("external raw storage")
+        << "h5_external_storage.h5" << "its values are stored in other files";
+    QTest::newRow("external link") << "h5_external_link.h5" << "an external link 'features'";
+    QTest::newRow("external link to a FIFO") << "h5_fifo_link.h5" << "an external link 'features'";
+    QTest::newRow("soft link") << "h5_soft_link.h5" << "a soft link 'features'";
+    QTest::newRow("300 objects") << "h5_many_links.h5" << "holds more than 256 objects";
+    QTest::newRow("2^26 rows declared, none stored")
+        << "h5_declared_rows.h5" << "it declares 2684354560 bytes of values but stores 0";
+}
+
+void TestHostile::roundThreeH5Refused() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with h5py");
+    writeTinyModel("tiny.pt", 0);
+    expectRefused({"caption", "--checkpoint", path("tiny.pt").toStdString(), "--features",
+                   crafted(file).toStdString(), "--row", "0"},
+                  expected);
+}
+
+void TestHostile::smallFilesWithinBudget() {
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with h5py");
+    writeTinyModel("tiny.pt", 0);
+    const std::string tiny = path("tiny.pt").toStdString();
+    // 200 captions of one image: refused when the folder is opened, not read one by one.
+    expectRefused({"caption", "--checkpoint", tiny, "--data",
+                   crafted("many_captions").toStdString(), "--image", "0"},
+                  "image 0 has 200 val captions, over the 100 this reader accepts");
+    // A suite scene naming 20 objects: refused by the truth file's reader.
+    expectRefused({"eval", "--checkpoint", CL_SOURCE_DIR "/resources/models/default.pt",
+                   "--suite", crafted("suite").toStdString()},
+                  "\"objects\" is not a list of at most 4 objects");
+    // Image containers: text chunks and scans are counted before decoding.
+    for (const auto& [file, expected] :
+         {std::pair{"text_chunk.png", "its text chunks hold over"},
+          std::pair{"many_scans.jpg", "it has over 64 JPEG scans (at most 64)"}})
+        expectRefused({"caption", "--checkpoint", CL_SOURCE_DIR "/resources/models/default.pt",
+                       crafted(file).toStdString()},
+                      expected);
+    // 30 MiB of newlines in the URL list: the first 2^20 lines are kept, within the budget.
+    const Run r = runCli(m_dir.path(), {"caption", "--checkpoint", tiny, "--data",
+                                        crafted("long_urls").toStdString(), "--image", "0",
+                                        "--json"});
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    QVERIFY2(r.maxRssKb < kMaxRssKb, qPrintable(QString::number(r.maxRssKb)));
+    QVERIFY2(r.seconds < kMaxSeconds, qPrintable(QString::number(r.seconds)));
+}
+
+void TestHostile::untrustedWordsReachTheTerminalEscaped() {
+    // A model whose every word is a terminal escape: its captions print them quoted.
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch");
+    const std::string model = path("escaped.pt").toStdString();
+    Run r = runCli(m_dir.path(), {"import-cs231n", CL_TEST_DATA "/course_2021.pt", "--vocab",
+                                  crafted("escape_words.json").toStdString(), "--heads", "2",
+                                  "-o", model});
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    std::vector<double> rows(20, 0.25);
+    write("rows.npy", npyOf(rows, 2));
+    r = runCli(m_dir.path(), {"caption", "--checkpoint", model, "--features",
+                              path("rows.npy").toStdString()});
+    QVERIFY2(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0, r.err.c_str());
+    QVERIFY2(r.out.find("\\x1b[2J") != std::string::npos, r.out.c_str()); // the words, quoted
+    QVERIFY(!hasControlBytes(r.out) && !hasControlBytes(r.err));
+    // --json escapes them its own way (JSON's \u001b), and keeps the words intact.
+    r = runCli(m_dir.path(), {"caption", "--checkpoint", model, "--features",
+                              path("rows.npy").toStdString(), "--json"});
+    QVERIFY2(r.out.find("\\u001b[2J") != std::string::npos, r.out.c_str());
+    QVERIFY(!hasControlBytes(r.out));
+}
+
+void TestHostile::outputFifoWithoutReaderIsRefused() {
+    // Nobody reads the FIFO: the write is refused at once instead of waiting for a reader.
+    const std::string fifo = path("nobody.png").toStdString();
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    expectRefused({"scene", "--seed", "3", "-o", fifo}, "that no program reads");
+    struct stat st {};
+    QCOMPARE(stat(fifo.c_str(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
+    ::unlink(fifo.c_str());
 }
 
 CL_TEST_GUILESS_MAIN(TestHostile)

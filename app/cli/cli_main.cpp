@@ -43,10 +43,12 @@ int main(int argc, char** argv) {
         if (e.get_exit_code() == 0) // --help, --version
             return app.exit(e);
         // Like every other failure: one line, so scripts and people read it the same way.
-        std::fprintf(stderr, "captionlens-cli: error: %s (see --help)\n", e.what());
+        std::fprintf(stderr, "captionlens-cli: error: %s (see --help)\n",
+                     cl::terminalSafe(e.what()).c_str());
         return e.get_exit_code();
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "captionlens-cli: error: %s\n", cl::errorLine(e).c_str());
+        std::fprintf(stderr, "captionlens-cli: error: %s\n",
+                     cl::terminalSafe(cl::errorLine(e)).c_str());
         return 1;
     } catch (...) {
         std::fprintf(stderr, "captionlens-cli: error: unexpected failure\n");

@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "model/api/checkpoint_tools.h"
+#include "model/api/errors.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,7 @@ void addCalibrateCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->callback([] {
         const int64_t layers = calibrateWorldCheck(path, scenes);
-        std::cout << "calibrated " << path << ": the out-of-world check reads " << layers
+        std::cout << "calibrated " << terminalSafe(path) << ": the out-of-world check reads " << layers
                   << " encoder layers (" << scenes << " training-world scenes)\n";
     });
 }

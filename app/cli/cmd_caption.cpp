@@ -3,6 +3,7 @@
 #include "model/api/captioner.h"
 #include "model/api/course_data.h"
 #include "model/api/course_eval.h"
+#include "model/api/errors.h"
 #include "model/api/npy.h"
 #include "ui/imaging/image_loader.h"
 
@@ -177,18 +178,18 @@ void runCaption(const CaptionOptions& o) {
     d.topK = o.topK;
     d.forcedPrefix = model->vocab().encode(o.forcePrefix);
     for (const auto& w : model->info().warnings)
-        std::cerr << "warning: " << w << "\n";
+        std::cerr << "warning: " << terminalSafe(w) << "\n";
     const auto results = !o.data.empty()      ? captionCourseImages(*model, o, d)
                          : o.features.empty() ? captionImageFiles(*model, o, d)
                                               : captionFeatureRows(*model, o, d);
     for (const auto& r : results) {
         if (r.trace.outOfWorld())
-            std::cerr << "note: " << r.input
+            std::cerr << "note: " << terminalSafe(r.input)
                       << " looks unlike anything the model was trained on ("
                       << r.trace.worldWhy() << "; out-of-world score " << r.trace.worldScore
                       << " > 1); its caption is a guess\n";
         if (!o.json) {
-            std::cout << r.trace.text() << "\n";
+            std::cout << terminalSafe(r.trace.text()) << "\n";
             continue;
         }
         auto j = traceToJson(r.trace, o.attention);

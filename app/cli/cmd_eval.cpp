@@ -2,6 +2,7 @@
 #include "model/api/captioner.h"
 #include "model/api/checkpoint_tools.h"
 #include "model/api/course_eval.h"
+#include "model/api/errors.h"
 #include "model/api/evaluation.h"
 #include "model/api/explain_eval.h"
 #include "model/api/files.h"
@@ -62,7 +63,7 @@ void runCourseEval(Captioner& model, const std::string& data, const std::string&
     if (json) {
         std::cout << nlohmann::json::parse(j).dump(2) << "\n";
     } else {
-        std::printf("%s images         %lld\n", split.c_str(), static_cast<long long>(r.images));
+        std::printf("%s images         %lld\n", terminalSafe(split).c_str(), static_cast<long long>(r.images));
         std::printf("BLEU-1 (per image)  %.4f\n", r.bleu1);
         std::printf("BLEU-4 (corpus)     %.4f\n", r.bleu4);
         std::printf("exact match         %.2f%%\n", 100 * r.exact);
@@ -80,6 +81,9 @@ SuiteScene suiteTruth(const std::string& path) {
     checkJsonBudget(text, 8, 4096, path);
     const auto j = nlohmann::json::parse(text);
     SuiteScene s;
+    if (!j.at("objects").is_array() || j.at("objects").size() > kMaxSuiteObjects)
+        throw std::runtime_error(path + ": \"objects\" is not a list of at most " +
+                                 std::to_string(kMaxSuiteObjects) + " objects");
     for (const auto& o : j.at("objects")) {
         SuiteObject object{o.at("colour").get<std::string>(), o.at("shape").get<std::string>()};
         if (o.contains("box") && o.at("box").is_array() && o.at("box").size() == 4) {

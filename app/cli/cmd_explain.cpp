@@ -2,6 +2,7 @@
 #include "app/cli/explain_overlay.h"
 #include "app/common/explain_json.h"
 #include "model/api/captioner.h"
+#include "model/api/errors.h"
 #include "model/api/files.h"
 #include "ui/imaging/image_loader.h"
 
@@ -36,8 +37,8 @@ struct ExplainCliOptions {
 };
 
 void printTable(const Explanation& e) {
-    std::printf("caption \"%s\", word %lld \"%s\" (p = %.3f)\n", e.trace.text().c_str(),
-                static_cast<long long>(e.word), e.token.c_str(), e.probability);
+    std::printf("caption \"%s\", word %lld \"%s\" (p = %.3f)\n", terminalSafe(e.trace.text()).c_str(),
+                static_cast<long long>(e.word), terminalSafe(e.token).c_str(), e.probability);
     std::printf("%-32s %8s %12s %9s %10s %10s\n", "method", "ms", "peak (x, y)", "pointing",
                 "deletion", "insertion");
     for (const auto& m : e.maps) {

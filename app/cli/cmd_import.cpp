@@ -1,6 +1,7 @@
 #include "app/cli/commands.h"
 #include "app/common/vocab_json.h"
 #include "model/api/checkpoint_tools.h"
+#include "model/api/errors.h"
 
 #include <CLI/CLI.hpp>
 
@@ -66,11 +67,11 @@ void runImport(const ImportOptions& o) {
                      "but draws wrong attention maps; check it with --heads auto --data DIR.\n";
     const ImportReport report = importCourseCheckpoint(import);
     for (const auto& n : report.notes)
-        std::cerr << "note: " << n << "\n";
+        std::cerr << "note: " << terminalSafe(n) << "\n";
     for (const auto& w : report.warnings)
-        std::cerr << "warning: " << w << "\n";
+        std::cerr << "warning: " << terminalSafe(w) << "\n";
     const ModelConfig& c = report.config;
-    std::cout << "wrote " << o.out << ": layout " << layoutName(c.layout) << ", " << c.numLayers
+    std::cout << "wrote " << terminalSafe(o.out) << ": layout " << layoutName(c.layout) << ", " << c.numLayers
               << " layers, " << c.numHeads << " heads, width " << c.wordvecDim << ", vocabulary "
               << c.vocabSize << "\n";
 }

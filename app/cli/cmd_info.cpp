@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "model/api/captioner.h"
+#include "model/api/errors.h"
 #include "model/api/json_limits.h"
 
 #include <CLI/CLI.hpp>
@@ -60,7 +61,7 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
 
 void printPlain(const nlohmann::json& j) {
     const auto& c = j["config"];
-    std::cout << "checkpoint   " << j["path"].get<std::string>() << "\n"
+    std::cout << "checkpoint   " << terminalSafe(j["path"].get<std::string>()) << "\n"
               << "memory       " << c["memory"].get<std::string>() << "\n"
               << "layout       " << c["layout"].get<std::string>() << "\n"
               << "layers       " << c["num_layers"] << "\n"
@@ -71,8 +72,8 @@ void printPlain(const nlohmann::json& j) {
               << "vocabulary   " << j["vocab_size"] << " words\n"
               << "parameters   " << j["parameters"] << "\n"
               << "trained      " << j["metadata"]["steps"] << " steps on "
-              << j["metadata"]["dataset"].get<std::string>() << "\n"
-              << "written      " << j["metadata"]["date"].get<std::string>() << "\n";
+              << terminalSafe(j["metadata"]["dataset"].get<std::string>()) << "\n"
+              << "written      " << terminalSafe(j["metadata"]["date"].get<std::string>()) << "\n";
     if (c.contains("encoder"))
         std::cout << "encoder      " << c["encoder"]["image_size"] << " px in, "
                   << c["encoder"]["grid"] << "x" << c["encoder"]["grid"] << " grid, "
@@ -93,10 +94,10 @@ void printPlain(const nlohmann::json& j) {
                 f.contains("right") && f["right"].is_number())
                 std::printf(
                     "robustness   suite %s: %d scenes, %.1f%% right (--json: per category)\n",
-                    item.key().c_str(), f["scenes"].get<int>(), 100 * f["right"].get<double>());
+                    terminalSafe(item.key()).c_str(), f["scenes"].get<int>(), 100 * f["right"].get<double>());
         }
     for (const auto& w : j["warnings"])
-        std::cout << "warning      " << w.get<std::string>() << "\n";
+        std::cout << "warning      " << terminalSafe(w.get<std::string>()) << "\n";
 }
 
 } // namespace

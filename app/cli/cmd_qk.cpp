@@ -1,5 +1,6 @@
 #include "app/cli/commands.h"
 #include "model/api/captioner.h"
+#include "model/api/errors.h"
 #include "model/api/npy.h"
 #include "ui/imaging/image_loader.h"
 
@@ -38,16 +39,16 @@ void printWalkthrough(const AttentionWalkthrough& w, const std::string& token) {
     std::printf("layer %lld, head %lld, %s-attention; the query of step %lld (\"%s\")\n",
                 static_cast<long long>(w.options.layer + 1),
                 static_cast<long long>(w.options.head + 1), w.options.cross ? "cross" : "self",
-                static_cast<long long>(w.options.step), token.c_str());
+                static_cast<long long>(w.options.step), terminalSafe(token).c_str());
     std::printf("scores = q . k / sqrt(W/H) = q . k / %.3f, then softmax over the keys\n", w.scale);
     std::printf("%-20s %10s %10s %9s\n", "key", "q . k", "/ scale", "weight");
     for (size_t k = 0; k < w.dots.size(); ++k) {
         if (w.masked[k]) {
-            std::printf("%-20s %10.3f %10s %9s\n", w.keyLabels[k].c_str(), w.dots[k], "masked",
+            std::printf("%-20s %10.3f %10s %9s\n", terminalSafe(w.keyLabels[k]).c_str(), w.dots[k], "masked",
                         "0");
             continue;
         }
-        std::printf("%-20s %10.3f %10.3f %9.4f\n", w.keyLabels[k].c_str(), w.dots[k],
+        std::printf("%-20s %10.3f %10.3f %9.4f\n", terminalSafe(w.keyLabels[k]).c_str(), w.dots[k],
                     w.scaled[k], w.weights[k]);
     }
     std::printf("the head adds a vector of length %.3f to the block's output of length %.3f%s\n",

@@ -3,6 +3,7 @@
 // Heads panel.
 #include "app/cli/commands.h"
 #include "model/api/checkpoint_tools.h"
+#include "model/api/errors.h"
 #include "model/api/head_importance.h"
 
 #include <nlohmann/json.hpp>
@@ -43,7 +44,7 @@ void runHeadImportanceEval(Captioner& model, const HeadImportanceEvalOptions& o,
                     100 * r.captionsChanged[i], 100 * r.exactWithout[i]);
     }
     if (!storeIn.empty())
-        std::printf("stored in %s\n", storeIn.c_str());
+        std::printf("stored in %s\n", terminalSafe(storeIn).c_str());
 }
 
 } // namespace cl::cli

@@ -1,5 +1,6 @@
 #include "app/gui/screenshot.h"
 
+#include "model/api/errors.h"
 #include "ui/imaging/image_writer.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/panels/train_panel.h"
@@ -32,28 +33,33 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson
     // A lesson is on screen when all of it is back (model, input, heads, panel); else the first
     // caption is the picture.
     const auto ready = lesson ? &ui::MainWindow::lessonOpened : &ui::MainWindow::viewUpdated;
-    QObject::connect(window, ready, window, [window, path] {
-        QTimer::singleShot(300, window, [window, path] {
+    // One failure, one line: the first error ends the run, and what follows it (a second panel
+    // refusing the same file) is not printed.
+    auto failed = std::make_shared<bool>(false);
+    const auto fail = [window, failed](const QString& message) {
+        if (*failed)
+            return;
+        *failed = true;
+        std::fprintf(stderr, "captionlens: error: %s\n",
+                     terminalSafe(message.toStdString()).c_str());
+        // Queued: before exec() runs (an unreadable file named on the command line), exit()
+        // would do nothing and the run would hang.
+        QTimer::singleShot(0, window, [] { QApplication::exit(1); });
+    };
+    QObject::connect(window, ready, window, [window, path, fail, failed] {
+        QTimer::singleShot(300, window, [window, path, fail, failed] {
+            if (*failed)
+                return;
             // Atomic for a regular file: a failed write never leaves half a PNG behind.
             const QString error = writeImage(window->grab().toImage(), path, "png");
-            const bool ok = error.isEmpty();
-            if (ok)
-                std::printf("saved %s\n", qPrintable(path));
-            else
-                std::fprintf(stderr, "captionlens: error: %s\n", qPrintable(error));
-            QApplication::exit(ok ? 0 : 1);
+            if (!error.isEmpty())
+                return fail(error);
+            std::printf("saved %s\n", terminalSafe(path.toStdString()).c_str());
+            QApplication::exit(0);
         });
     });
-    // An error can come before the event loop runs (an unreadable file named on the command
-    // line): exit() is queued, since before exec() it would do nothing and the run would hang.
-    QObject::connect(window, &ui::MainWindow::errorShown, window, [window](const QString& message) {
-        std::fprintf(stderr, "captionlens: error: %s\n", qPrintable(message));
-        QTimer::singleShot(0, window, [] { QApplication::exit(1); });
-    });
-    QTimer::singleShot(120000, window, [] {
-        std::fprintf(stderr, "captionlens: error: no caption within 120 s\n");
-        QApplication::exit(1);
-    });
+    QObject::connect(window, &ui::MainWindow::errorShown, window, fail);
+    QTimer::singleShot(120000, window, [fail] { fail(QStringLiteral("no caption within 120 s")); });
 }
 
 void scheduleProfile(ui::MainWindow* window, int count) {

@@ -63,9 +63,16 @@ void writeAll(int fd, const std::string& bytes, const std::string& path) {
     }
 }
 
+// A FIFO or terminal, written through. O_NONBLOCK: a FIFO that no program reads is refused at
+// once (ENXIO) instead of waiting for a reader forever; once open, writes block as usual.
 void writeDirect(const std::string& path, const std::string& bytes) {
-    Fd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+    Fd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (fd.get() < 0 && errno == ENXIO)
+        fail("cannot write " + path + ": it is a FIFO (named pipe) that no program reads");
     if (fd.get() < 0)
+        fail("cannot write " + path + ": " + std::strerror(errno));
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
         fail("cannot write " + path + ": " + std::strerror(errno));
     writeAll(fd.get(), bytes, path);
 }

@@ -17,6 +17,11 @@ struct NpyMatrix {
     std::vector<float> finiteRows(int64_t first, int64_t count, const std::string& name) const;
 };
 
+// The check of finiteRows for rows from anywhere (a course's .h5 features): `first` is the number
+// of the first row, for the message.
+void requireFiniteRows(const std::vector<float>& values, int64_t first, int64_t cols,
+                       const std::string& name);
+
 NpyMatrix readNpy(const std::string& path);
 NpyMatrix parseNpy(const std::string& bytes); // the same from memory (tests, fuzzing)
 

@@ -15,6 +15,11 @@ struct SuiteObject {
     bool hasBox = false;
 };
 
+// A suite's scene holds one or two objects; judging tries every pairing of mentions with
+// objects, so a truth file naming more than this many is refused by its reader (20 objects took
+// 20! orderings: never finished).
+constexpr size_t kMaxSuiteObjects = 4;
+
 struct SuiteScene {
     std::vector<SuiteObject> objects;
     std::string relation; // the first object relative to the second; empty for one object

@@ -1,10 +1,10 @@
 #include "model/api/course_data.h"
 
 #include "model/api/files.h"
+#include "model/api/npy.h"
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #ifdef CAPTIONLENS_HAVE_HDF5
@@ -19,7 +19,11 @@ namespace {
     throw std::runtime_error(message);
 }
 
-constexpr int64_t kMaxUrlFileBytes = int64_t(64) << 20;
+// The budgets of a course folder (issue 41: small files that cost gigabytes). The course's
+// train2014_urls.txt is 5 MB of 82,783 lines; an image has 5 to 7 captions.
+constexpr int64_t kMaxUrlFileBytes = int64_t(32) << 20;
+constexpr size_t kMaxUrls = size_t(1) << 20;
+constexpr size_t kMaxCaptionsPerImage = 100;
 constexpr int64_t kMaxCaptionLength = 64;
 constexpr int64_t kMaxFeatureWidth = 1 << 16;
 
@@ -80,8 +84,14 @@ void CourseData::Impl::readSplit(Split s) {
         d.captionsOfImage.emplace(image, static_cast<int64_t>(c));
     }
     for (const auto& [image, c] : d.captionsOfImage)
-        if (d.images.empty() || d.images.back() != image)
+        if (d.images.empty() || d.images.back() != image) {
             d.images.push_back(image);
+            if (d.captionsOfImage.count(image) > kMaxCaptionsPerImage)
+                fail(captions->path() + ": image " + std::to_string(image) + " has " +
+                     std::to_string(d.captionsOfImage.count(image)) + " " + name +
+                     " captions, over the " + std::to_string(kMaxCaptionsPerImage) +
+                     " this reader accepts (the course's have 5 to 7)");
+        }
 }
 
 const h5::File& CourseData::Impl::featureFile(Split s, int64_t width) {
@@ -157,7 +167,9 @@ std::vector<float> CourseData::features(Split s, int64_t image, int64_t width) c
     if (image < 0 || image >= f.rows())
         fail("image " + std::to_string(image) + " is outside the " + std::to_string(f.rows()) +
              " " + splitName(s) + " feature rows");
-    return f.readFloats(image, 1);
+    auto row = f.readFloats(image, 1);
+    requireFiniteRows(row, image, f.cols(), "the " + splitName(s) + " features");
+    return row;
 }
 
 std::string CourseData::url(Split s, int64_t image) const {
@@ -166,9 +178,12 @@ std::string CourseData::url(Split s, int64_t image) const {
         sd.urlsRead = true;
         const std::string path = d->folder + "/" + splitName(s) + "2014_urls.txt";
         if (files::notRegularReason(path).empty()) {
-            std::istringstream in(files::readRegular(path, kMaxUrlFileBytes, "URL list"));
-            for (std::string line; std::getline(in, line);)
-                sd.urls.push_back(line);
+            const std::string text = files::readRegular(path, kMaxUrlFileBytes, "URL list");
+            for (size_t at = 0; at < text.size() && sd.urls.size() < kMaxUrls;) {
+                const size_t end = std::min(text.find('\n', at), text.size());
+                sd.urls.push_back(text.substr(at, end - at));
+                at = end + 1;
+            }
         }
     }
     if (image < 0 || image >= static_cast<int64_t>(sd.urls.size()))

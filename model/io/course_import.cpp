@@ -1,9 +1,9 @@
 // Course state_dicts carry no config: every shape is read off the tensors (checkpoint.h).
 
+#include "model/api/errors.h"
 #include "model/api/fail.h"
 #include "model/io/checkpoint.h"
 
-#include <regex>
 #include <stdexcept>
 
 namespace cl {
@@ -15,6 +15,26 @@ const torch::Tensor& tensor(const StateDict& sd, const std::string& key) {
         if (k == key)
             return t;
     fail("the state_dict lacks the key " + key);
+}
+
+// N of a key "transformer.layers.N.<rest>", -1 for any other key; linear in the key's length (a
+// std::regex recursed once per digit: hundreds of thousands of them crashed the import). No course
+// model has 10,000 layers: a longer index is refused, not parsed.
+int64_t layerIndexOf(const std::string& key) {
+    static const std::string prefix = "transformer.layers.";
+    constexpr size_t kMaxDigits = 4;
+    if (key.compare(0, prefix.size(), prefix) != 0)
+        return -1;
+    size_t i = prefix.size();
+    int64_t index = 0;
+    while (i < key.size() && key[i] >= '0' && key[i] <= '9') {
+        if (i - prefix.size() == kMaxDigits)
+            fail("the state_dict's key \"" + printable(key, 60) + "\" names a layer beyond " +
+                 "the 10,000 this reader accepts");
+        index = index * 10 + (key[i] - '0');
+        ++i;
+    }
+    return i > prefix.size() && i < key.size() && key[i] == '.' ? index : -1;
 }
 
 bool anyKeyContains(const StateDict& sd, const std::string& part) {
@@ -62,13 +82,9 @@ ModelConfig courseConfig(const StateDict& sd, int64_t vocabSize, int64_t heads, 
     if (pe.dim() < 2 || pe.dim() > 3)
         fail("positional_encoding.pe has an unexpected shape");
     c.maxLength = pe.size(pe.dim() - 2);
-    const std::regex layerKey(R"(^transformer\.layers\.(\d+)\.)");
     int64_t layers = 0;
-    for (const auto& [k, t] : sd) {
-        std::smatch m;
-        if (std::regex_search(k, m, layerKey))
-            layers = std::max<int64_t>(layers, std::stoll(m[1]) + 1);
-    }
+    for (const auto& [k, t] : sd)
+        layers = std::max<int64_t>(layers, layerIndexOf(k) + 1);
     if (layers == 0)
         fail("the state_dict has no transformer.layers.* keys");
     c.numLayers = layers;

@@ -22,6 +22,14 @@ namespace {
 constexpr int64_t kMaxElements = int64_t(1) << 31;     // per dataset: far above the real files
 constexpr int64_t kMaxReadElements = int64_t(1) << 26; // per read: 256 MB of floats
 constexpr uint64_t kMaxChunkBytes = uint64_t(64) << 20;
+// Names in the root group: the course's files hold a handful. Every one of them is read by the
+// probe, so a file cannot hide a dataset behind a thousand dummy links.
+constexpr size_t kMaxLinks = 256;
+// Declared bytes per stored byte: deflate packs at most about 1032:1, so a dataset declaring more
+// than that over what it stores holds unwritten chunks or fill values, and reading it would cost
+// time and memory for values that are not there (2^26 caption rows in a 4.5 KB file).
+constexpr uint64_t kMaxDeclaredPerStored = 1100;
+constexpr uint64_t kSmallDataset = uint64_t(1) << 20; // below this the ratio is not checked
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
@@ -167,10 +175,36 @@ bool sameFile(const struct stat& a, const struct stat& b) {
            a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
 }
 
-herr_t collectName(hid_t, const char* name, const H5L_info_t*, void* out) {
-    auto& names = *static_cast<std::vector<std::string>*>(out);
-    names.emplace_back(name);
-    return names.size() < 1000 ? 0 : 1; // the course's files hold a handful
+struct Inventory {
+    std::vector<std::string> names;
+    std::string problem;
+};
+
+// Hard links only: a soft or external link (and external raw storage, Dataset::checkStorage) can
+// name any file on the machine, a FIFO included; the course's files use none of them.
+herr_t collectName(hid_t, const char* name, const H5L_info_t* info, void* out) {
+    auto& inventory = *static_cast<Inventory*>(out);
+    if (info->type != H5L_TYPE_HARD) {
+        inventory.problem = std::string("it holds ") +
+                            (info->type == H5L_TYPE_SOFT ? "a soft" : "an external") + " link '" +
+                            printable(name, 60) +
+                            "' (the course's files have none, and a link can name any file)";
+        return 1;
+    }
+    if (inventory.names.size() == kMaxLinks) {
+        inventory.problem = "it holds more than " + std::to_string(kMaxLinks) +
+                            " objects (the course's files hold a handful)";
+        return 1;
+    }
+    inventory.names.emplace_back(name);
+    return 0;
+}
+
+// The files whose probe passed, as they were then: a command that opens the same file twice
+// (caption --features) probes it once.
+std::vector<struct stat>& probedFiles() {
+    static std::vector<struct stat> files;
+    return files;
 }
 
 } // namespace
@@ -180,9 +214,7 @@ herr_t collectName(hid_t, const char* name, const H5L_info_t*, void* out) {
 // child reads every dataset we could read, in blocks, and the parent's watchdog bounds it.
 void File::readEverything(const std::string& path) {
     const File file(path, false);
-    std::vector<std::string> names;
-    H5Literate(file.id(), H5_INDEX_NAME, H5_ITER_NATIVE, nullptr, collectName, &names);
-    for (const std::string& name : names) {
+    for (const std::string& name : file.names()) {
         try {
             const Dataset data(file, name);
             if (data.dims().size() > 2 || data.kind() == Dataset::Kind::Other)
@@ -229,11 +261,31 @@ File::File(const std::string& path, bool probe) : m_path(path) {
         H5Fclose(m_id); // a constructor that throws runs no destructor
         fail("cannot read " + path + ": it changed while being read");
     }
+    try {
+        names();
+    } catch (...) {
+        H5Fclose(m_id);
+        throw;
+    }
+}
+
+std::vector<std::string> File::names() const {
+    const std::lock_guard<std::recursive_mutex> hold(lock());
+    Inventory inventory;
+    if (H5Literate(m_id, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr, collectName, &inventory) < 0 &&
+        inventory.problem.empty())
+        inventory.problem = "its root group is damaged";
+    if (!inventory.problem.empty())
+        fail("cannot read " + m_path + ": " + inventory.problem);
+    return inventory.names;
 }
 
 void File::probeInChild(struct stat& before) const {
     if (stat(m_path.c_str(), &before) != 0)
         fail("cannot open " + m_path + ": it has gone");
+    for (const struct stat& probed : probedFiles())
+        if (sameFile(probed, before))
+            return;
     io::ChildBudget budget; // the real files read in 8 MB blocks: a few MB of HDF5 caches beyond
     budget.memoryBytes = uint64_t(192) << 20;
     budget.seconds = 20.0 + static_cast<double>(before.st_size) / 50e6; // 50 MB/s at worst
@@ -264,6 +316,9 @@ void File::probeInChild(struct stat& before) const {
 #endif
     if (!why.empty())
         fail("cannot read " + m_path + ": HDF5 " + why + " reading it (a damaged file)");
+    if (probedFiles().size() == 64)
+        probedFiles().erase(probedFiles().begin());
+    probedFiles().push_back(before);
 }
 
 File::~File() {
@@ -282,6 +337,10 @@ Dataset::Dataset(const File& file, const std::string& name)
     const std::lock_guard<std::recursive_mutex> hold(lock());
     if (!file.has(name))
         fail(file.path() + " lacks the dataset '" + name + "'");
+    H5L_info_t link{};
+    if (H5Lget_info(file.id(), name.c_str(), &link, H5P_DEFAULT) < 0 ||
+        link.type != H5L_TYPE_HARD)
+        fail("cannot read " + m_where + ": it is a link to another file or place");
     m_id = H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT);
     if (m_id < 0)
         fail("cannot read " + m_where);
@@ -322,8 +381,10 @@ void Dataset::describe() {
     if (m_kind != Kind::Other && (bytes < 1 || bytes > 8 || bits < 1 || bits > 8 * bytes))
         fail("cannot read " + m_where + ": its numbers are " + std::to_string(bytes) +
              " bytes each, not 1 to 8");
+    checkStorage();
     checkChunks(bytes);
     checkCompactSize(static_cast<uint64_t>(elements) * bytes);
+    checkHeld(static_cast<uint64_t>(elements) * bytes);
 }
 
 // A compact dataset keeps its values inside its header, and HDF5 1.10.8 copies as many bytes as
@@ -336,6 +397,28 @@ void Dataset::checkCompactSize(uint64_t needed) const {
         H5Pclose(plist);
     if (compact && H5Dget_storage_size(m_id) < needed)
         fail("cannot read " + m_where + ": it holds fewer values than its shape says");
+}
+
+// Values kept in the file itself: external raw storage names other files (any on the machine, a
+// FIFO included) and a virtual dataset maps other files' datasets; the course's files use neither.
+void Dataset::checkStorage() const {
+    const hid_t plist = H5Dget_create_plist(m_id);
+    if (plist < 0)
+        fail("cannot read " + m_where + ": damaged storage layout");
+    const H5D_layout_t layout = H5Pget_layout(plist);
+    const int external = H5Pget_external_count(plist);
+    H5Pclose(plist);
+    if (external != 0)
+        fail("cannot read " + m_where + ": its values are stored in other files");
+    if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED)
+        fail("cannot read " + m_where + ": its values are mapped from other files");
+}
+
+void Dataset::checkHeld(uint64_t declared) const {
+    const uint64_t stored = H5Dget_storage_size(m_id);
+    if (declared > kSmallDataset && declared / kMaxDeclaredPerStored > stored)
+        fail("cannot read " + m_where + ": it declares " + std::to_string(declared) +
+             " bytes of values but stores " + std::to_string(stored));
 }
 
 // HDF5 reads a whole chunk to return part of it: a chunk declared huge is refused up front.

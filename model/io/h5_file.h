@@ -24,6 +24,9 @@ class File {
     int64_t id() const { return m_id; }
     const std::string& path() const { return m_path; }
     bool has(const std::string& dataset) const;
+    // The names in the root group; throws when there are more than 256 or any is a soft or
+    // external link (checked on opening, too).
+    std::vector<std::string> names() const;
 
   private:
     File(const std::string& path, bool probe);
@@ -55,6 +58,8 @@ class Dataset {
 
   private:
     void describe(); // dims and kind
+    void checkStorage() const;
+    void checkHeld(uint64_t declaredBytes) const;
     void checkChunks(size_t elementBytes) const;
     void checkCompactSize(uint64_t neededBytes) const;
     void read(int64_t first, int64_t count, int64_t memType, void* out) const;

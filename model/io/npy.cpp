@@ -199,18 +199,23 @@ std::vector<float> NpyMatrix::finiteRows(int64_t first, int64_t count,
     if (first < 0 || count < 0 || first > rows || count > rows - first)
         fail("rows " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
              " are outside the " + std::to_string(rows) + " rows of " + name);
-    const auto begin = data.begin() + first * cols, end = begin + count * cols;
-    for (auto it = begin; it != end; ++it)
-        if (!(std::fabs(*it) < kMaxFeature)) {
-            const auto at = it - data.begin();
-            fail("row " + std::to_string(at / cols) + " of " + name + " holds " +
-                 (std::isnan(*it)   ? "NaN"
-                  : std::isinf(*it) ? "an infinite value"
-                                    : "the value " + std::to_string(*it)) +
+    std::vector<float> out(data.begin() + first * cols, data.begin() + (first + count) * cols);
+    requireFiniteRows(out, first, cols, name);
+    return out;
+}
+
+void requireFiniteRows(const std::vector<float>& values, int64_t first, int64_t cols,
+                       const std::string& name) {
+    for (size_t i = 0; i < values.size(); ++i)
+        if (!(std::fabs(values[i]) < kMaxFeature)) {
+            const auto at = static_cast<int64_t>(i);
+            fail("row " + std::to_string(first + at / cols) + " of " + name + " holds " +
+                 (std::isnan(values[i])   ? "NaN"
+                  : std::isinf(values[i]) ? "an infinite value"
+                                          : "the value " + std::to_string(values[i])) +
                  " (column " + std::to_string(at % cols) +
                  "); features must be finite numbers below 1e6 in magnitude");
         }
-    return {begin, end};
 }
 
 NpyMatrix readNpy(const std::string& path) {

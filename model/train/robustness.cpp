@@ -5,6 +5,7 @@
 #include "model/api/scene.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace cl {
 
@@ -29,6 +30,9 @@ SuiteJudgement judgeCaption(const std::vector<std::string>& words, const SuiteSc
     SuiteJudgement j;
     const auto mentions = parseMentions(words);
     const auto& objects = truth.objects;
+    if (objects.size() > kMaxSuiteObjects)
+        throw std::invalid_argument("a suite scene of " + std::to_string(objects.size()) +
+                                    " objects (at most " + std::to_string(kMaxSuiteObjects) + ")");
     j.attributes = 2 * static_cast<int>(objects.size());
     j.countRight = mentions.size() == objects.size();
     j.hasRelation = objects.size() == 2;

@@ -1,8 +1,10 @@
 #include "ui/imaging/image_loader.h"
 
 #include "model/api/files.h"
+#include "ui/imaging/container_budget.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QPainter>
@@ -73,6 +75,14 @@ LoadedImage loadImage(const QString& path) {
                         .arg(kMaxImageFileBytes >> 20);
         return out;
     }
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly)) {
+        const QString problem = containerProblem(file);
+        if (!problem.isEmpty()) {
+            out.error = QStringLiteral("cannot read image %1: %2").arg(path, problem);
+            return out;
+        }
+    }
     QImageReader reader(path);
     const QImage image = readBounded(reader);
     if (image.isNull()) {
@@ -90,6 +100,11 @@ LoadedImage loadImageData(const QByteArray& bytes) {
     QBuffer buffer;
     buffer.setData(bytes);
     buffer.open(QIODevice::ReadOnly);
+    if (const QString problem = containerProblem(buffer); !problem.isEmpty()) {
+        LoadedImage out;
+        out.error = QStringLiteral("cannot read image: %1").arg(problem);
+        return out;
+    }
     QImageReader reader(&buffer);
     const QImage image = readBounded(reader);
     if (image.isNull()) {

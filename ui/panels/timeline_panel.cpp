@@ -172,11 +172,16 @@ bool TimelinePanel::setFolder(const QString& folder) {
               [&](const QString& a, const QString& b) { return natural.compare(a, b) < 0; });
     m_folder = folder;
     m_paths.clear();
-    for (const QString& n : names)
-        m_paths << QDir(folder).filePath(n);
+    // Every snapshot is a model in memory: a run of hundreds (a lesson's folder, 300 of them,
+    // took 880 MB) shows kMaxTimelineSnapshots, evenly spaced, its first and last included.
+    const qsizetype n = names.size(), shown = std::min<qsizetype>(n, kMaxTimelineSnapshots);
+    for (qsizetype i = 0; i < shown; ++i)
+        m_paths << QDir(folder).filePath(names[shown == 1 ? n - 1 : i * (n - 1) / (shown - 1)]);
     m_last = {};
-    m_folderLabel->setText(tr("Run: %1 (%n snapshot(s))", nullptr, int(m_paths.size()))
-                               .arg(QDir::toNativeSeparators(folder)));
+    const QString where = QDir::toNativeSeparators(folder);
+    m_folderLabel->setText(
+        shown == n ? tr("Run: %1 (%n snapshot(s))", nullptr, int(n)).arg(where)
+                   : tr("Run: %1 (%2 of its %3 snapshots, evenly spaced)").arg(where).arg(shown).arg(n));
     const QSignalBlocker block(m_slider);
     m_slider->setRange(0, int(m_paths.size()) - 1);
     m_slider->setValue(int(m_paths.size()) - 1); // the trained end first

@@ -19,6 +19,9 @@ class QTimer;
 
 namespace cl::ui {
 
+// The most snapshots a timeline holds (each is a model in memory).
+constexpr int kMaxTimelineSnapshots = 64;
+
 class AttentionTile;
 class FlowLayout;
 class OpacitySlider;
