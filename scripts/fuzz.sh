@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
-#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson h5;
+#   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson h5
+#                                            h5_structure;
 #                                            default all)
 # FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
 # measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson h5)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson h5 h5_structure)
 BUILD_DIR=${BUILD_DIR:-build-asan}
 CLI="$BUILD_DIR/app/cli/captionlens-cli"
 CORPUS="$BUILD_DIR/fuzz-corpus"
@@ -30,7 +31,9 @@ export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
 
 seed_corpora() {
   local c="$CORPUS"
-  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson" "$c/h5"
+  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson" "$c/h5" "$c/h5_structure"
+  # h5_structure's input is a description, not a file: a few fixed byte strings to start from.
+  for i in 0 1 2 3; do printf "\\x0$i\\x01\\x02\\x10\\x20\\x40\\x7f\\x80\\xff%.0s" 1 2 3 > "$c/h5_structure/seed$i"; done
   cp resources/lessons/*.cllesson "$c/lesson/"
   # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
   if [ ! -f "$c/checkpoint/tiny.pt" ]; then

@@ -37,6 +37,7 @@ class TestGui : public QObject {
     void clickingAWordChangesTheOverlay();
     void corruptImageKeepsPreviousState();
     void corruptCheckpointKeepsPreviousModel();
+    void textFromFilesIsNeverMarkup();
     void survivesRapidSwitches();
     void longThenShortCaption();
     void exportsPngAndCsv();
@@ -141,6 +142,27 @@ void TestGui::corruptCheckpointKeepsPreviousModel() {
     // The old model still works.
     QVERIFY(openAndWait(saveScene(6)));
     QCOMPARE(QString::fromStdString(m_f.window->view().trace.text()), caption);
+}
+
+void TestGui::textFromFilesIsNeverMarkup() {
+    // A vocabulary word holding markup is shown as its characters in the Heads panel's rich text,
+    // and a file name holding markup and a control byte reaches the error escaped and plain.
+    QVERIFY(openAndWait(saveScene(6)));
+    ui::CaptionView view = m_f.window->view();
+    view.trace.steps[0].token = "<a href='x'>click</a>";
+    m_f.window->headsPanel()->setView(view);
+    QVERIFY2(m_f.window->headsPanel()->captionsText().contains("&lt;a href='x'&gt;click&lt;/a&gt;"),
+             qPrintable(m_f.window->headsPanel()->captionsText()));
+    const QString named = m_f.dir.filePath("<b>bold<i>\x1b[2J.pt");
+    QFile bad(named);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(QByteArray(500, 'x'));
+    bad.close();
+    QSignalSpy errors(m_f.window.get(), &ui::MainWindow::errorShown);
+    m_f.window->openCheckpoint(named);
+    QVERIFY(errors.wait(30000));
+    QVERIFY2(m_f.window->lastError().contains("<b>bold<i>\\x1b[2J.pt"),
+             qPrintable(m_f.window->lastError()));
 }
 
 void TestGui::survivesRapidSwitches() {

@@ -3,6 +3,7 @@
 // (getrusage of that child through wait4), with exit status 1 and one readable line naming the
 // problem. Writes go to FIFOs, symbolic links and "-" in a temporary folder, never to a device.
 #include "model/api/config.h"
+#include "model/api/errors.h"
 #include "model/api/vocabulary.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -214,6 +215,7 @@ class TestHostile : public QObject {
     void smallFilesWithinBudget();
     void untrustedWordsReachTheTerminalEscaped();
     void outputFifoWithoutReaderIsRefused();
+    void quotingEscapesControlsKeepsUtf8();
 
   private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -561,6 +563,19 @@ void TestHostile::outputFifoWithoutReaderIsRefused() {
     QCOMPARE(stat(fifo.c_str(), &st), 0);
     QVERIFY(S_ISFIFO(st.st_mode));
     ::unlink(fifo.c_str());
+}
+
+void TestHostile::quotingEscapesControlsKeepsUtf8() {
+    // C0 controls, DEL, C1 controls (UTF-8 C2 80..9F), stray and overlong bytes escaped; text in
+    // Greek, Korean and an emoji kept as it is.
+    QCOMPARE(terminalSafe("a\x1b]0;t\x07\r\nb\x7f"), "a\\x1b]0;t\\x07\\x0d\\x0ab\\x7f"s);
+    QCOMPARE(terminalSafe("\xc2\x9b" "31m"), "\\xc2\\x9b" "31m"s);
+    QCOMPARE(terminalSafe("\xc3\xa9t\xc3\xa9 \xce\xb1 \xed\x95\x9c \xf0\x9f\x99\x82"),
+             "\xc3\xa9t\xc3\xa9 \xce\xb1 \xed\x95\x9c \xf0\x9f\x99\x82"s);
+    QCOMPARE(terminalSafe("\xc0\xaf \xff \xe0\x80\x80 \xed\xa0\x80"),
+             "\\xc0\\xaf \\xff \\xe0\\x80\\x80 \\xed\\xa0\\x80"s);
+    QCOMPARE(terminalSafe("\xe2\x82"), "\\xe2\\x82"s); // cut short
+    QVERIFY(QString::fromStdString(errorLine(std::bad_alloc())).startsWith("out of memory"));
 }
 
 CL_TEST_GUILESS_MAIN(TestHostile)

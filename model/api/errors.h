@@ -2,6 +2,7 @@
 // One readable line from any exception: LibTorch's c10::Error appends a multi-line backtrace to
 // what(); people get the first line only.
 #include <exception>
+#include <new>
 #include <string>
 
 namespace cl {
@@ -72,6 +73,9 @@ inline std::string terminalSafe(const std::string& text) {
 }
 
 inline std::string errorLine(const std::exception& e) {
+    // The library's own words ("std::bad_alloc", "stoll") say nothing to a person.
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return "out of memory: the input needs more than this machine can give";
     std::string message = e.what();
     const auto end = message.find('\n');
     if (end != std::string::npos)

@@ -226,12 +226,15 @@ QString HeadsPanel::importanceText() const {
 }
 
 void HeadsPanel::showCaptions() {
-    const QString every = m_reference.isEmpty() ? tr("<i>captioning…</i>") : m_reference;
+    // The words come from the model's vocabulary (a file): escaped, never read as markup.
+    const QString caption = m_caption.toHtmlEscaped();
+    const QString every =
+        m_reference.isEmpty() ? tr("<i>captioning…</i>") : m_reference.toHtmlEscaped();
     m_captions->setText(m_captionOff == 0
-                            ? tr("<b>Caption</b> (every head on): %1").arg(m_caption)
+                            ? tr("<b>Caption</b> (every head on): %1").arg(caption)
                             : tr("<b>With %1 head(s) off:</b> %2<br><b>Every head on:</b> %3")
                                   .arg(m_captionOff)
-                                  .arg(m_caption, every));
+                                  .arg(caption, every));
 }
 
 QString HeadsPanel::captionsText() const {

@@ -43,19 +43,23 @@ void ImageFetcher::fetch(const QString& url) {
     request.setTransferTimeout(m_timeoutMs);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::PreferCache);
     QNetworkReply* reply = m_net->get(request);
+    // The rate counts from the first bytes (a server may think before it answers), and only for
+    // an answer still incomplete: a small body that came late is not slow.
     auto clock = std::make_shared<QElapsedTimer>();
-    clock->start();
     const auto stop = [reply](const QString& why) {
         reply->setProperty("cl_why", why);
         reply->abort();
     };
     const int timeoutMs = m_timeoutMs;
     connect(reply, &QNetworkReply::downloadProgress, reply,
-            [clock, stop, timeoutMs](qint64 received, qint64) {
+            [clock, stop, timeoutMs](qint64 received, qint64 total) {
+                if (!clock->isValid())
+                    clock->start();
                 const qint64 ms = clock->elapsed();
                 if (received > kMaxImageBytes)
                     stop(tr("larger than 32 MB"));
-                else if (ms > timeoutMs && received * 1000 < kMinBytesPerSecond * ms)
+                else if (received != total && ms > timeoutMs &&
+                         received * 1000 < kMinBytesPerSecond * ms)
                     stop(tr("answering slower than %1 KB/s").arg(kMinBytesPerSecond / 1024));
             });
     QTimer::singleShot(kDeadlineTimeouts * m_timeoutMs, reply, [stop, timeoutMs] {

@@ -1,6 +1,7 @@
 #include "ui/window/main_window.h"
 
 #include "model/api/course_data.h"
+#include "model/api/errors.h"
 #include "model/api/npy.h"
 #include "model/api/scene.h"
 #include "ui/math/attention_math.h"
@@ -378,7 +379,10 @@ SceneEditor* MainWindow::sceneEditor() const {
     return refreshed(m_sceneEditor, QStringLiteral("scene"));
 }
 
-void MainWindow::showError(const QString& message) {
+void MainWindow::showError(const QString& text) {
+    // Messages quote file names, keys and words from files: control bytes escaped, and shown as
+    // plain text (a name holding markup is not rendered).
+    const QString message = QString::fromStdString(terminalSafe(text.toStdString()));
     m_lastError = message;
     statusBar()->showMessage(message, 15000);
     emit errorShown(message);
@@ -386,6 +390,7 @@ void MainWindow::showError(const QString& message) {
         return;
     auto* box =
         new QMessageBox(QMessageBox::Warning, tr("CaptionLens"), message, QMessageBox::Ok, this);
+    box->setTextFormat(Qt::PlainText);
     box->setInformativeText(tr("Nothing changed: the previous image, model and panels are kept."));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // window-modal, does not block the event loop
