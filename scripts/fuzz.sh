@@ -37,7 +37,7 @@ seed_corpora() {
   cp resources/lessons/*.cllesson "$c/lesson/"
   # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
   if [ ! -f "$c/checkpoint/tiny.pt" ]; then
-    "$CLI" train --steps 1 --batch 1 --heads 1 --layers 1 --width 8 --ffn 8 \
+    "$CLI" train --steps 1 --batch 1 --heads 1 --layers 1 --width 8 --ffn 8 --calibration-scenes 0 \
       -o "$c/checkpoint/tiny.pt" > /dev/null
   fi
   cp tests/golden/course_2021.pt tests/golden/course_2025.pt "$c/checkpoint/"
