@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets for a given time each, on seed corpora made from valid files.
 #   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson h5
-#                                            h5_structure;
+#                                            h5_structure store;
 #                                            default all)
 # FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
 # measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson h5 h5_structure)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(checkpoint npy vocab image lesson h5 h5_structure store)
 BUILD_DIR=${BUILD_DIR:-build-asan}
 CLI="$BUILD_DIR/app/cli/captionlens-cli"
 CORPUS="$BUILD_DIR/fuzz-corpus"
@@ -31,10 +31,27 @@ export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=1
 
 seed_corpora() {
   local c="$CORPUS"
-  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson" "$c/h5" "$c/h5_structure"
+  mkdir -p "$c/checkpoint" "$c/npy" "$c/vocab" "$c/image" "$c/lesson" "$c/h5" "$c/h5_structure" "$c/store"
   # h5_structure's input is a description, not a file: a few fixed byte strings to start from.
   for i in 0 1 2 3; do printf "\\x0$i\\x01\\x02\\x10\\x20\\x40\\x7f\\x80\\xff%.0s" 1 2 3 > "$c/h5_structure/seed$i"; done
   cp resources/lessons/*.cllesson "$c/lesson/"
+  # The rendezvous store: two ranks greet, one waits for a key the other sets (fuzz_store's
+  # format: a world-size byte, then chunks of connection byte, u16 length, bytes).
+  /usr/bin/python3 - "$c/store" <<'PY'
+import struct, sys
+frame = lambda b: struct.pack("<I", len(b)) + b
+text = lambda b: struct.pack("<I", len(b)) + b
+hello = lambda rank: frame(b"\x01CLRV" + struct.pack("<Iqq", 1, 2, rank))
+chunk = lambda c, b: bytes([c]) + struct.pack("<H", len(b)) + b
+talk = [chunk(0, hello(0)), chunk(1, hello(1)),
+        chunk(1, frame(b"\x09" + struct.pack("<I", 1) + text(b"everyone"))),
+        chunk(0, frame(b"\x04" + text(b"joined") + struct.pack("<q", 2))),
+        chunk(0, frame(b"\x02" + text(b"everyone") + text(b"1"))),
+        chunk(1, frame(b"\x05" + text(b"everyone") + text(b"1") + text(b"2"))),
+        chunk(1, frame(b"\x03" + text(b"everyone"))), chunk(0, frame(b"\x08")),
+        chunk(2, frame(b"\x07" + text(b"joined")))]
+open(sys.argv[1] + "/talk", "wb").write(b"\x01" + b"".join(talk))
+PY
   # Checkpoints: a tiny model in our format, and course state_dicts of both layouts.
   if [ ! -f "$c/checkpoint/tiny.pt" ]; then
     "$CLI" train --steps 1 --batch 1 --heads 1 --layers 1 --width 8 --ffn 8 --calibration-scenes 0 \

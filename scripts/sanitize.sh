@@ -38,7 +38,7 @@ asan() {
 # still holds costs a refusal, not a finding.
 fuzz() {
     FUZZ_SEED=${FUZZ_SEED:-1} BUILD_DIR=build-asan scripts/fuzz.sh "$FUZZ_SECONDS" \
-        checkpoint npy vocab image lesson h5 h5_structure
+        checkpoint npy vocab image lesson h5 h5_structure store
 }
 
 # ThreadSanitizer: the model workers and the window (captions, checkpoints, comparisons, the

@@ -4,15 +4,22 @@
 // data_parallel_off.cpp). ProcessGroupGloo.hpp declares its class only for builds with the Gloo
 // backend, which Debian's LibTorch is (the symbols are in libtorch_cpu); the headers come from
 // libgloo-dev. A pip PyTorch ships c10d's headers without Gloo's.
+// The ranks meet at our own store (model/rendezvous), not c10d's TCPStore: that one listens on
+// every interface whatever --master says and believes the lengths a peer sends (issue 41).
+#include "model/rendezvous/client.h"
+#include "model/rendezvous/server.h"
+
 #define USE_C10D_GLOO 1
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 
 #ifdef CAPTIONLENS_HAVE_GLOG
 #include <glog/logging.h>
 #endif
 
+#include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 
 namespace cl {
@@ -44,10 +51,80 @@ std::shared_ptr<::gloo::transport::Device> device(const std::string& masterHost)
     return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
+using Bytes = std::vector<uint8_t>;
+
+std::string asText(const Bytes& b) {
+    return std::string(b.begin(), b.end());
+}
+
+Bytes asBytes(const std::string& s) {
+    return Bytes(s.begin(), s.end());
+}
+
+rendezvous::Request request(rendezvous::Op op, std::vector<std::string> keys,
+                            std::string value = {}) {
+    rendezvous::Request r;
+    r.op = op;
+    r.keys = std::move(keys);
+    r.value = std::move(value);
+    return r;
+}
+
+// c10d's Store interface, for ProcessGroupGloo, over a rendezvous::Client (one request at a time:
+// Gloo's threads share it).
+class RendezvousStore : public c10d::Store {
+  public:
+    RendezvousStore(std::unique_ptr<rendezvous::Client> client, std::chrono::milliseconds timeout)
+        : Store(timeout), m_client(std::move(client)) {}
+
+    void set(const std::string& key, const Bytes& value) override {
+        call(rendezvous::Op::Set, {key}, asText(value));
+    }
+    Bytes compareSet(const std::string& key, const Bytes& expected, const Bytes& value) override {
+        auto r = request(rendezvous::Op::CompareSet, {key}, asText(value));
+        r.expected = asText(expected);
+        return asBytes(send(r, timeout_).value);
+    }
+    Bytes get(const std::string& key) override {
+        return asBytes(call(rendezvous::Op::Get, {key}).value);
+    }
+    int64_t add(const std::string& key, int64_t value) override {
+        auto r = request(rendezvous::Op::Add, {key});
+        r.number = value;
+        return send(r, timeout_).number;
+    }
+    bool deleteKey(const std::string& key) override {
+        return call(rendezvous::Op::Delete, {key}).number != 0;
+    }
+    bool check(const std::vector<std::string>& keys) override {
+        return call(rendezvous::Op::Check, keys).number != 0;
+    }
+    int64_t getNumKeys() override { return call(rendezvous::Op::NumKeys, {}).number; }
+    void wait(const std::vector<std::string>& keys) override { wait(keys, timeout_); }
+    void wait(const std::vector<std::string>& keys,
+              const std::chrono::milliseconds& timeout) override {
+        const auto r = request(rendezvous::Op::Wait, keys);
+        send(r, timeout == kNoTimeout ? timeout_ : timeout);
+    }
+
+  private:
+    rendezvous::Reply call(rendezvous::Op op, std::vector<std::string> keys,
+                           std::string value = {}) {
+        return send(request(op, std::move(keys), std::move(value)), timeout_);
+    }
+    rendezvous::Reply send(const rendezvous::Request& r, std::chrono::milliseconds timeout) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_client->call(r, timeout);
+    }
+    std::mutex m_mutex;
+    std::unique_ptr<rendezvous::Client> m_client;
+};
+
 } // namespace
 
 struct DataParallel::Group {
-    c10::intrusive_ptr<c10d::TCPStore> store;
+    std::unique_ptr<rendezvous::Server> server; // rank 0's
+    c10::intrusive_ptr<RendezvousStore> store;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
     std::string where; // "rank 1 of 2"
     double timeout = 0;
@@ -77,12 +154,7 @@ DataParallel::DataParallel(const ParallelOptions& o) : m_rank(o.rank), m_size(o.
     m_group->timeout = o.timeoutSeconds;
     const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
     try {
-        c10d::TCPStoreOptions so;
-        so.port = static_cast<std::uint16_t>(o.port);
-        so.isServer = o.rank == 0;
-        so.numWorkers = static_cast<std::size_t>(o.worldSize);
-        so.timeout = timeout;
-        m_group->store = c10::make_intrusive<c10d::TCPStore>(o.host, so);
+        meet(o, timeout);
         auto po = c10d::ProcessGroupGloo::Options::create(timeout);
         po->devices.push_back(device(o.host));
         po->threads = 2;
@@ -94,6 +166,23 @@ DataParallel::DataParallel(const ParallelOptions& o) : m_rank(o.rank), m_size(o.
                                  std::to_string(o.port) + " within " +
                                  std::to_string(int(o.timeoutSeconds)) + " s (" + reason(e) + ")");
     }
+}
+
+// Rank 0 listens; every rank joins the store, then waits for all the others: one --timeout in all
+// for a rank that never comes (c10d's TCPStore and then Gloo waited one each).
+void DataParallel::meet(const ParallelOptions& o, std::chrono::milliseconds timeout) {
+    const auto deadline = rendezvous::Clock::now() + timeout;
+    if (o.rank == 0)
+        m_group->server = std::make_unique<rendezvous::Server>(
+            o.host, o.port, o.worldSize, std::min(timeout, std::chrono::milliseconds(10000)));
+    auto client = std::make_unique<rendezvous::Client>(o.host, o.port, o.worldSize, o.rank,
+                                                       deadline);
+    m_group->store = c10::make_intrusive<RendezvousStore>(std::move(client), timeout);
+    if (m_group->store->add("joined", 1) == o.worldSize)
+        m_group->store->set("everyone", {1});
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - rendezvous::Clock::now());
+    m_group->store->wait({"everyone"}, std::max(left, std::chrono::milliseconds(1)));
 }
 
 DataParallel::~DataParallel() = default;

@@ -1,11 +1,12 @@
 #pragma once
-// Data-parallel training on LibTorch's c10d: the ranks meet at a TCPStore that rank 0 hosts, then
-// sum through ProcessGroupGloo. A world of one rank communicates nothing. Every failure (a rank
+// Data-parallel training on LibTorch's c10d: the ranks meet at a store that rank 0 hosts
+// (model/rendezvous), then sum through ProcessGroupGloo. A world of one rank communicates nothing. Every failure (a rank
 // that never comes, dies or stops answering within the timeout) throws one readable line.
 #include "model/api/trainer.h"
 
 #include <torch/torch.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ class DataParallel {
 
   private:
     struct Group;
+    void meet(const ParallelOptions& options, std::chrono::milliseconds timeout);
     int64_t m_rank = 0, m_size = 1;
     std::unique_ptr<Group> m_group;
 };
