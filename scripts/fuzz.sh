@@ -3,12 +3,13 @@
 #   scripts/fuzz.sh SECONDS [TARGET...]     (targets: checkpoint npy vocab image lesson h5
 #                                            h5_structure store;
 #                                            default all)
-# FUZZ_TIMEOUT (default 20): seconds one input may take before it counts as a hang; libFuzzer
-# measures wall time, so raise it when the machine is busy with other work. FUZZ_RSS_MB (default
-# 2048): the memory limit per target. Targets with a dictionary (tests/fuzz/TARGET.dict: pickle
-# opcodes and zip headers, lesson keys) get it. FUZZ_SEED (default: libFuzzer picks one) fixes the
-# mutation sequence: CI passes one so that its short smoke run replays the same inputs on every
-# machine (a slower machine runs a prefix of them) and a red run means a change, not luck; the
+# FUZZ_JOBS (default 2): targets run at once, one process each. FUZZ_TIMEOUT (default 20):
+# seconds one input may take before it counts as a hang; libFuzzer measures wall time, so raise it
+# when the machine is busy with other work. FUZZ_RSS_MB (default 2048): the memory limit per
+# target. Targets with a dictionary (tests/fuzz/TARGET.dict: pickle opcodes and zip headers,
+# lesson keys) get it. FUZZ_SEED (default: libFuzzer picks one) fixes the mutation sequence: CI
+# passes one so that its short smoke run replays the same inputs on every machine (a slower
+# machine runs a prefix of them) and a red run means a change, not luck; the
 # long runs that look for new bugs leave it unset.
 # Needs the sanitizer build with fuzzers (scripts/sanitize.sh makes it; BUILD_DIR to override).
 # Findings (crash-*, leak-*, timeout-*) land in $BUILD_DIR/fuzz-findings; exits 1 on any.
@@ -86,15 +87,11 @@ PY
     > "$c/image/pixel.gif"
 }
 
-seed_corpora
-status=0
-for t in "${TARGETS[@]}"; do
-  bin="$BUILD_DIR/tests/fuzz/fuzz_$t"
+# run_target T: one target's run; its exit status goes to $BUILD_DIR/fuzz-T.rc.
+run_target() {
+  local t=$1 bin="$BUILD_DIR/tests/fuzz/fuzz_$1" log="$BUILD_DIR/fuzz-$1.log" dict=() seed=() rc
   mkdir -p "$CORPUS/$t-work"
-  log="$BUILD_DIR/fuzz-$t.log"
-  dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
-  seed=()
   [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   set +e
   # -timeout: one input may take at most 20 s under ASan (a hang is a finding; the largest image
@@ -105,11 +102,21 @@ for t in "${TARGETS[@]}"; do
     -artifact_prefix="$FINDINGS/$t-" > "$log" 2>&1
   rc=$?
   set -e
+  echo $rc > "$BUILD_DIR/fuzz-$t.rc"
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   echo "fuzz_$t: $runs executions in ${SECONDS_EACH}s, exit $rc (log: $log)"
-  if [ $rc -ne 0 ]; then
-    status=1
-    grep -m5 -E 'ERROR|SUMMARY|runtime error' "$log" || true
-  fi
+  if [ $rc -ne 0 ]; then grep -m5 -E 'ERROR|SUMMARY|runtime error' "$log" || true; fi
+}
+
+seed_corpora
+for t in "${TARGETS[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "${FUZZ_JOBS:-2}" ]; do wait -n || true; done
+  rm -f "$BUILD_DIR/fuzz-$t.rc"
+  run_target "$t" &
+done
+wait
+status=0
+for t in "${TARGETS[@]}"; do
+  [ "$(cat "$BUILD_DIR/fuzz-$t.rc" 2> /dev/null)" = 0 ] || status=1
 done
 exit $status

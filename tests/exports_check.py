@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Our programs must not export a symbol that a Qt 5 library they load also exports.
+
+Debian's LibTorch loads Qt 5 (libtorch_cpu -> OpenCV's highgui -> Qt5Widgets) beside our Qt 6.
+A program that exports its copy of a Qt 6 inline function under a name Qt 5 exports too (such as
+QByteArray::append(const char *)) has Qt 5 run that Qt 6 code on Qt 5's objects: tst_editor and
+tst_browser crashed in Qt5Widgets' start-up when compiled at -O0. Usage: exports_check.py EXE...
+"""
+import re
+import subprocess
+import sys
+
+
+def dynamic_symbols(path):
+    out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True,
+                         check=True).stdout
+    names = (line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip())
+    return {name for name in names if name.startswith("_Z")}  # C++ names, not the linker's _end
+
+
+def loaded_qt5(path):
+    out = subprocess.run(["ldd", path], capture_output=True, text=True, check=True).stdout
+    return sorted(set(re.findall(r"=> (\S*libQt5\w+\.so\S*)", out)))
+
+
+def main(programs):
+    problems, checked = [], 0
+    for exe in programs:
+        mine = dynamic_symbols(exe)
+        for lib in loaded_qt5(exe):
+            checked += 1
+            for name in sorted(mine & dynamic_symbols(lib)):
+                shown = subprocess.run(["c++filt", name], capture_output=True, text=True).stdout
+                problems.append(f"{exe} exports {shown.strip()}, which {lib} exports too")
+    print(f"{len(programs)} programs, {checked} (program, Qt 5 library) pairs checked")
+    for line in problems:
+        print(line)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
