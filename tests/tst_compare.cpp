@@ -9,6 +9,8 @@
 #include "ui/widgets/heatmap_plot.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QLocale>
 #include <QProcess>
 #include <QTableWidget>
 
@@ -44,6 +46,7 @@ class TestCompare : public QObject {
     void timelineScrubsThroughTheRun();
     void timelineRejectsAnEmptyFolder();
     void timelineKeepsAtMost64Snapshots();
+    void timelineOrdersNamesByNumberInTheCLocale();
     void courseRunOrdersByStepsWithValFigures();
 
   private:
@@ -276,6 +279,26 @@ void TestCompare::timelineRejectsAnEmptyFolder() {
     QVERIFY(!m_f.window->openRunFolder(empty.path())); // no checkpoints there
     QVERIFY(m_f.window->lastError().contains("no checkpoints"));
     QCOMPARE(m_f.window->timelinePanel()->snapshots().size(), 3); // the run stays
+    m_f.stop();
+}
+
+void TestCompare::timelineOrdersNamesByNumberInTheCLocale() {
+    // A fresh Debian machine's locale is C.UTF-8, where QCollator's numeric mode compares code
+    // points: the slider read step120, step25, step300, step60. Equal stored steps keep name order.
+    QTemporaryDir run;
+    for (int step : {120, 25, 300, 60})
+        QVERIFY(QFile::copy(kRun + "/step01000.pt", run.filePath(QString("step%1.pt").arg(step))));
+    QVERIFY(m_f.start());
+    QLocale::setDefault(QLocale::c());
+    const bool opened = m_f.window->openRunFolder(run.path());
+    QLocale::setDefault(QLocale::system());
+    QVERIFY(opened);
+    const QStringList shown = m_f.window->timelinePanel()->snapshots();
+    QCOMPARE(shown.size(), 4);
+    QStringList names;
+    for (const QString& path : shown)
+        names << QFileInfo(path).fileName();
+    QCOMPARE(names, QStringList({"step25.pt", "step60.pt", "step120.pt", "step300.pt"}));
     m_f.stop();
 }
 

@@ -1,6 +1,7 @@
 // The panels' pure functions: colour maps, ranges, overlays, attention matrices, entropy.
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
+#include "ui/math/natural_order.h"
 #include "ui/panels/selection.h"
 
 #include <QSignalSpy>
@@ -45,6 +46,7 @@ class TestUiLogic : public QObject {
     void entropy();
     void labelsAndFocus();
     void selectionClamps();
+    void naturalOrderIsLocaleFree();
 };
 
 void TestUiLogic::viridisEnds() {
@@ -161,6 +163,23 @@ void TestUiLogic::selectionClamps() {
     QCOMPARE(s.head(), -1);
     s.setOpacity(2.0);
     QCOMPARE(s.opacity(), 1.0);
+}
+
+void TestUiLogic::naturalOrderIsLocaleFree() {
+    // Whatever the locale (a fresh Debian machine's is C.UTF-8, where QCollator's numeric mode
+    // compares code points): digit runs by value, letters without case.
+    QLocale::setDefault(QLocale::c());
+    QStringList names{"step120.pt", "step25.pt", "Step300.pt", "step60.pt", "step060.pt",
+                      "step9999999999999999999999.pt", "step.pt", "a10b2", "a10b10", "a9b99"};
+    std::sort(names.begin(), names.end(),
+              [](const QString& a, const QString& b) { return ui::naturalCompare(a, b) < 0; });
+    QCOMPARE(names, QStringList({"a9b99", "a10b2", "a10b10", "step.pt", "step25.pt", "step60.pt",
+                                 "step060.pt", "step120.pt", "Step300.pt",
+                                 "step9999999999999999999999.pt"}));
+    QCOMPARE(ui::naturalCompare("x", "x"), 0);
+    QVERIFY(ui::naturalCompare("X1", "x1") < 0); // a tie in all else goes by code point
+    QVERIFY(ui::naturalCompare("x1", "x1a") < 0);
+    QLocale::setDefault(QLocale::system());
 }
 
 CL_TEST_MAIN(TestUiLogic)

@@ -1,12 +1,12 @@
 #include "ui/panels/timeline_panel.h"
 
 #include "ui/math/attention_math.h"
+#include "ui/math/natural_order.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/opacity_slider.h"
 
 #include <QCheckBox>
-#include <QCollator>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -166,10 +166,8 @@ bool TimelinePanel::setFolder(const QString& folder) {
     QStringList names = QDir(folder).entryList({"*.pt"}, QDir::Files);
     if (names.isEmpty())
         return false;
-    QCollator natural;
-    natural.setNumericMode(true);
     std::sort(names.begin(), names.end(),
-              [&](const QString& a, const QString& b) { return natural.compare(a, b) < 0; });
+              [](const QString& a, const QString& b) { return naturalCompare(a, b) < 0; });
     m_folder = folder;
     m_paths.clear();
     // Every snapshot is a model in memory: a run of hundreds (a lesson's folder, 300 of them,
