@@ -17,6 +17,7 @@ h5_soft_link.h5         "features" a soft link to a real dataset
 h5_many_links.h5        300 small datasets before "features" (the probe used to stop at 1,000
                         names, and what came after was read unprobed)
 h5_declared_rows.h5     "features" declaring 2^26 rows of which none is stored
+h5_zero_width.h5        "features" of 3 rows of width 0 (the probe divided by the width)
 many_captions/          a course folder whose val image 0 has 200 captions (one read each)
 suite/many/scene.json   a robustness suite scene whose truth names 20 objects (judging tried all
                         20! pairings of mentions with objects)
@@ -70,6 +71,8 @@ with h5py.File(f"{out}/h5_many_links.h5", "w") as f:
     f["features"] = np.zeros((3, 10), dtype="f4")
 with h5py.File(f"{out}/h5_declared_rows.h5", "w") as f:
     f.create_dataset("features", shape=(1 << 26, 10), dtype="f4", chunks=(1024, 10))
+with h5py.File(f"{out}/h5_zero_width.h5", "w") as f:
+    f.create_dataset("features", shape=(3, 0), dtype="f4")
 
 
 def course_folder(name, val_captions, urls):

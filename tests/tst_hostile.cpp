@@ -492,6 +492,8 @@ void TestHostile::roundThreeH5Refused_data() {
     QTest::newRow("300 objects") << "h5_many_links.h5" << "holds more than 256 objects";
     QTest::newRow("2^26 rows declared, none stored")
         << "h5_declared_rows.h5" << "it declares 2684354560 bytes of values but stores 0";
+    // fuzz_h5_structure (30-minute run): the probe divided its block size by the width.
+    QTest::newRow("rows of width 0") << "h5_zero_width.h5" << "has rows of width 0 but the model expects 10";
 }
 
 void TestHostile::roundThreeH5Refused() {

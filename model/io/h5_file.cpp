@@ -217,7 +217,9 @@ void File::readEverything(const std::string& path) {
     for (const std::string& name : file.names()) {
         try {
             const Dataset data(file, name);
-            if (data.dims().size() > 2 || data.kind() == Dataset::Kind::Other)
+            // No values to read (a width of 0 divided the block size by zero: fuzz_h5_structure).
+            if (data.dims().size() > 2 || data.kind() == Dataset::Kind::Other ||
+                data.cols() <= 0 || data.rows() <= 0)
                 continue;
             const int64_t block = std::max<int64_t>(1, (int64_t(1) << 20) / data.cols());
             for (int64_t first = 0; first < data.rows(); first += block) {
