@@ -18,6 +18,9 @@ h5_many_links.h5        300 small datasets before "features" (the probe used to 
                         names, and what came after was read unprobed)
 h5_declared_rows.h5     "features" declaring 2^26 rows of which none is stored
 h5_zero_width.h5        "features" of 3 rows of width 0 (the probe divided by the width)
+h5_sparse_rows.h5       "features" of 2^24 float64 rows of width 13, only row 0 written: 1.7 GB
+                        declared, a sparse file of a few KB on disk (caption --features --row 0
+                        held every declared row in memory: 0.9 GB; 2^25 rows: 1.9 GB)
 many_captions/          a course folder whose val image 0 has 200 captions (one read each)
 suite/many/scene.json   a robustness suite scene whose truth names 20 objects (judging tried all
                         20! pairings of mentions with objects)
@@ -73,6 +76,8 @@ with h5py.File(f"{out}/h5_declared_rows.h5", "w") as f:
     f.create_dataset("features", shape=(1 << 26, 10), dtype="f4", chunks=(1024, 10))
 with h5py.File(f"{out}/h5_zero_width.h5", "w") as f:
     f.create_dataset("features", shape=(3, 0), dtype="f4")
+with h5py.File(f"{out}/h5_sparse_rows.h5", "w") as f:
+    f.create_dataset("features", shape=(1 << 24, 13), dtype="f8")[0] = np.ones(13)
 
 
 def course_folder(name, val_captions, urls):

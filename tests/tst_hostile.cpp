@@ -493,7 +493,11 @@ void TestHostile::roundThreeH5Refused_data() {
     QTest::newRow("2^26 rows declared, none stored")
         << "h5_declared_rows.h5" << "it declares 2684354560 bytes of values but stores 0";
     // fuzz_h5_structure (30-minute run): the probe divided its block size by the width.
-    QTest::newRow("rows of width 0") << "h5_zero_width.h5" << "has rows of width 0 but the model expects 10";
+    QTest::newRow("rows of width 0")
+        << "h5_zero_width.h5" << "has rows of width 0 but the model expects 10";
+    // fuzz_h5_structure: 16 million declared rows in a sparse file; --row 0 held them all (0.9 GB).
+    QTest::newRow("2^24 sparse rows") << "h5_sparse_rows.h5"
+                                      << "has rows of width 13 but the model expects 10";
 }
 
 void TestHostile::roundThreeH5Refused() {
