@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -170,10 +171,18 @@ bool externalStorage() {
     return external;
 }
 
+// The files of this process go with it: sparse, but gigabytes long each (a run leaves one per
+// worker and per replayed input).
+void removeFiles() {
+    for (const std::string* path : {&kPath, &kOther, &kRaw})
+        std::remove(path->c_str());
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    std::atexit(removeFiles);
     // The other file an external link or external storage names: real, readable, in /tmp.
     if (FILE* f = std::fopen(kRaw.c_str(), "wb")) {
         const std::vector<char> bytes(4096, 7);
