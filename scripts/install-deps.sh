@@ -20,7 +20,7 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev libhdf5-dev
   python3-torch python3-numpy python3-h5py python3-pil
   xvfb xauth
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld
   librsvg2-bin help2man dpkg-dev
   desktop-file-utils appstream shared-mime-info xdg-utils libfile-mimeinfo-perl
 )
