@@ -6,11 +6,17 @@ the val split independently of CaptionLens: the seed's greedy sample(), the cour
 exact match, and the teacher-forced loss. Prints the figures as JSON.
 
 usage: course_data.py OUTDIR [STEPS [HEADS [SEED]]]
+       course_data.py --heads-models OUTDIR STEPS HEADS...
   OUTDIR/coco_captioning/{coco2014_captions.h5, coco2014_vocab.json,
                           {train,val}2014_vgg16_fc7_pca.h5 (16-d), {train,val}2014_vgg16_fc7.h5
                           (48-d), {train,val}2014_urls.txt}
   OUTDIR/course_model.pt   torch.save(model.state_dict()) after STEPS steps (default 300) of a
                            model with HEADS heads (default 2), weights seeded by SEED (0)
+  --heads-models: a folder of the same images with one caption each ("a big red ball on grass":
+                  no coin toss in it, so a model read with the wrong head count shows in its
+                  loss), and with STEPS > 0 OUTDIR/course_model_hN.pt (one layer, float16)
+                  trained on it for each head count N (the known answers of import-cs231n --heads auto; tests/golden holds
+                  them); prints each one's val loss
 """
 import json
 import math
@@ -48,10 +54,13 @@ def features(img, rng, dim):
     return f
 
 
-def captions(img, rng):
+def captions(img, rng, varied=True):
     c, o = COLOURS[img["colour"]], OBJECTS[img["obj"]]
     s, p = SIZES[img["size"]], PLACES[img["place"]]
     templates = [["a", s, c, o], ["the", c, o, "on", p], ["a", c, o], ["a", s, c, o, "on", p]]
+    if not varied:  # one caption, said twice: what follows is never a coin toss
+        ids = [W2I[w] for w in ["<START>"] + templates[3] + ["<END>"]]
+        return [ids + [W2I["<NULL>"]] * (LENGTH - len(ids))] * 2
     out = []
     for t in rng.permutation(len(templates))[: rng.integers(2, 5)]:
         words = list(templates[t])
@@ -62,23 +71,23 @@ def captions(img, rng):
     return out
 
 
-def split(rng, n):
+def split(rng, n, varied=True):
     imgs = [image(rng) for _ in range(n)]
     caps, idxs = [], []
     for i, img in enumerate(imgs):
-        for c in captions(img, rng):
+        for c in captions(img, rng, varied):
             caps.append(c)
             idxs.append(i)
     order = rng.permutation(len(caps))  # the course's files are not grouped by image
     return (imgs, np.array(caps, dtype=np.int32)[order], np.array(idxs, dtype=np.int32)[order])
 
 
-def write_folder(root, rng):
+def write_folder(root, rng, varied=True):
     os.makedirs(root, exist_ok=True)
     data = {}
     with h5py.File(os.path.join(root, "coco2014_captions.h5"), "w") as h:
         for name, n in (("train", 240), ("val", 60)):
-            imgs, caps, idxs = split(rng, n)
+            imgs, caps, idxs = split(rng, n, varied)
             h[f"{name}_captions"] = caps
             h[f"{name}_image_idxs"] = idxs
             pca = np.stack([features(i, rng, PCA_DIM) for i in imgs])
@@ -95,10 +104,10 @@ def write_folder(root, rng):
     return data
 
 
-def train(data, steps, heads=2, seed=0):
+def train(data, steps, heads=2, seed=0, layers=2):
     torch.manual_seed(seed)
     model = CaptioningTransformer(W2I, input_dim=PCA_DIM, wordvec_dim=32, num_heads=heads,
-                                  num_layers=2, max_length=30, ffn_dim=64)
+                                  num_layers=layers, max_length=30, ffn_dim=64)
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     feats, caps, idxs = data["train"]
     rng = np.random.default_rng(1)
@@ -115,14 +124,20 @@ def train(data, steps, heads=2, seed=0):
     return model.eval()
 
 
-def scored(ids):
+def scored(ids, dropped=(W2I["<START>"], W2I["<NULL>"], W2I["<UNK>"])):
+    """The words BLEU counts: <UNK> dropped, as the course's BLEU_score drops it."""
     out = []
     for i in ids:
         if i == W2I["<END>"]:
             break
-        if i not in (W2I["<START>"], W2I["<NULL>"], W2I["<UNK>"]):
+        if i not in dropped:
             out.append(int(i))
     return out
+
+
+def said(ids):
+    """The words as the model said them (<UNK> kept): what exact match compares."""
+    return scored(ids, (W2I["<START>"], W2I["<NULL>"]))
 
 
 def ngrams(words, n):
@@ -149,7 +164,7 @@ def evaluate(model, data):
     feats, caps, idxs = data["val"]
     images = sorted(set(idxs.tolist()))
     sampled = model.sample(feats[images], max_length=30)
-    bleu1, exact, m, t, c_len, r_len = [], 0, [0] * 4, [0] * 4, 0, 0
+    bleu1, exact, unk_blind, m, t, c_len, r_len = [], 0, 0, [0] * 4, [0] * 4, 0, 0
     captions_out = {}
     for k, img in enumerate(images):
         refs = [scored(caps[j]) for j in np.flatnonzero(idxs == img)]
@@ -157,7 +172,8 @@ def evaluate(model, data):
         captions_out[str(img)] = " ".join(WORDS[i] for i in hyp)
         bleu1.append(brevity(len(hyp), closest(len(hyp), refs)) * clipped(hyp, refs, 1) / len(hyp)
                      if hyp else 0.0)
-        exact += hyp in refs
+        exact += said(sampled[k]) in [said(caps[j]) for j in np.flatnonzero(idxs == img)]
+        unk_blind += hyp in refs
         for n in range(1, 5):
             m[n - 1] += clipped(hyp, refs, n)
             t[n - 1] += max(0, len(hyp) - n + 1)
@@ -173,7 +189,8 @@ def evaluate(model, data):
                                ignore_index=W2I["<NULL>"], reduction="sum")
         tokens = int((c[:, 1:] != W2I["<NULL>"]).sum())
     return {"images": len(images), "bleu1": float(np.mean(bleu1)), "bleu4": bleu4,
-            "exact": exact / len(images), "loss": float(loss) / tokens, "loss_tokens": tokens,
+            "exact": exact / len(images), "exact_unk_blind": unk_blind / len(images),
+            "loss": float(loss) / tokens, "loss_tokens": tokens,
             "captions": captions_out}
 
 
@@ -185,6 +202,22 @@ def main(outdir, steps, heads, seed):
     print(json.dumps(evaluate(model, data)))
 
 
+def heads_models(outdir, steps, counts):
+    rng = np.random.default_rng(7)
+    data = write_folder(os.path.join(outdir, "coco_captioning"), rng, varied=False)
+    losses = {}
+    for heads in counts if steps > 0 else []:
+        model = train(data, steps, heads, seed=heads, layers=1)
+        # One layer, stored in half precision (as some students save): small files to keep.
+        half = {k: v.half() for k, v in model.state_dict().items()}
+        torch.save(half, os.path.join(outdir, f"course_model_h{heads}.pt"))
+        losses[heads] = evaluate(model, data)["loss"]
+    print(json.dumps(losses))
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--heads-models":
+        heads_models(sys.argv[2], int(sys.argv[3]), [int(a) for a in sys.argv[4:]])
+        sys.exit(0)
     args = [int(a) for a in sys.argv[2:]]
     main(sys.argv[1], *(args + [300, 2, 0][len(args):]))

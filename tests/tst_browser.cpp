@@ -77,9 +77,11 @@ class TestBrowser : public QObject {
   private slots:
     void fetcherAnswersEveryCase();
     void browserFillsEveryPanel();
+    void courseFolderFromTheCommandLine();
 
   private:
     bool writeCourseData(const QString& urlPrefix);
+    bool m_written = false;
     QTemporaryDir m_dir;
     cltest::GuiFixture m_f;
 };
@@ -119,6 +121,8 @@ void TestBrowser::fetcherAnswersEveryCase() {
 }
 
 bool TestBrowser::writeCourseData(const QString& urlPrefix) {
+    if (m_written)
+        return true;
     QProcess py;
     py.start(CL_PYTHON3, {CL_SOURCE_DIR "/tests/course_data.py", m_dir.path(), "300"});
     if (!py.waitForFinished(120000) || py.exitCode() != 0)
@@ -134,6 +138,7 @@ bool TestBrowser::writeCourseData(const QString& urlPrefix) {
         return false;
     for (int i = 0; i < 60; ++i)
         urls.write((urlPrefix + QString::number(i) + "\n").toUtf8());
+    m_written = true;
     return true;
 }
 
@@ -201,6 +206,42 @@ void TestBrowser::browserFillsEveryPanel() {
     // The photo arrived from its URL.
     QTRY_VERIFY_WITH_TIMEOUT(!browser->photo()->pixmap().isNull(), 10000);
     m_f.stop();
+}
+
+// Issue 42: a course folder opened with a course model captions its first image at once, from the
+// File menu's path and from the command line (which used to caption the bundled sample first and
+// exit 1 with --screenshot); a feature file of another width says which widths clash.
+void TestBrowser::courseFolderFromTheCommandLine() {
+    CL_REQUIRE(!QString(CL_PYTHON3).isEmpty(), "/usr/bin/python3 with torch and h5py");
+    QVERIFY(m_dir.isValid() && writeCourseData("http://127.0.0.1:1/"));
+    const QString folder = m_dir.filePath("coco_captioning");
+    QVERIFY(m_f.start());
+    auto* w = m_f.window.get();
+    w->openCheckpoint(m_dir.filePath("model.pt"));
+    QVERIFY(QTest::qWaitFor([&] { return !w->busy() && w->model().config.inputDim == 16; }, 30000));
+    w->openCourseData(folder);
+    QTRY_COMPARE_WITH_TIMEOUT(w->view().imageName, QString("val image 0"), 30000);
+    QVERIFY(!w->view().trace.text().empty());
+    QSignalSpy errors(w, &ui::MainWindow::errorShown);
+    w->openFeatures(folder + "/val2014_vgg16_fc7.h5", 0); // 48-wide rows, a 16-wide model
+    QVERIFY(errors.wait(30000));
+    QVERIFY2(w->lastError().contains("width 48 but the model expects 16"),
+             qPrintable(w->lastError()));
+    QCOMPARE(w->view().imageName, QString("val image 0")); // the view stays
+    m_f.stop();
+
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("HOME", m_dir.path());
+    app.setProcessEnvironment(env);
+    const QString shot = m_dir.filePath("course.png");
+    app.start(QFileInfo(CL_CLI).absolutePath() + "/../gui/captionlens",
+              {"--checkpoint", m_dir.filePath("model.pt"), "--course-data", folder,
+               "--screenshot", shot});
+    QVERIFY(app.waitForFinished(90000));
+    QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+    QVERIFY(QFileInfo(shot).size() > 0);
 }
 
 CL_TEST_MAIN(TestBrowser)

@@ -142,7 +142,9 @@ void TestCheckpoint::badFiles_data() {
                                   << "not a PyTorch zip checkpoint";
     QTest::newRow("truncated") << QByteArray::fromStdString(good.substr(0, good.size() / 2))
                                << "damaged zip archive";
-    QTest::newRow("legacy pickle") << QByteArray("\x80\x02\x8a\x0a", 4) << "legacy";
+    QTest::newRow("legacy pickle") // how to re-save it, also for PyTorch 1.13's legacy option
+        << QByteArray("\x80\x02\x8a\x0a", 4)
+        << "re-save it in the zip format: torch.save(torch.load(";
     QTest::newRow("zip without pickle")
         << QByteArray::fromStdString(cltest::zipWith({{"version", "3\n"}})) << "has no data.pkl";
     QTest::newRow("foreign global")

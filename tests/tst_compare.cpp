@@ -3,6 +3,7 @@
 #include "model/io/checkpoint.h" // LibTorch before Qt: its headers use the word `slots`
 
 #include "model/api/comparison.h"
+#include "app/gui/screenshot.h"
 #include "tests/gui_fixture.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/timeline_panel.h"
@@ -47,6 +48,7 @@ class TestCompare : public QObject {
     void timelineRejectsAnEmptyFolder();
     void timelineKeepsAtMost64Snapshots();
     void timelineOrdersNamesByNumberInTheCLocale();
+    void screenshotWaitsForTheTimelineRows();
     void courseRunOrdersByStepsWithValFigures();
 
   private:
@@ -235,6 +237,28 @@ void TestCompare::differentVocabulariesScoreWhatTheyShare() {
     // B says "asterisk" where A says "star": the words differ, the rest is the same caption.
     QVERIFY(result.runs[1].own.text().find("asterisk") != std::string::npos);
     m_f.stop();
+}
+
+// Issue 42: --screenshot of the Timeline fired at the first caption, before the snapshots were
+// captioned: every row read "…". The picture now waits for them.
+void TestCompare::screenshotWaitsForTheTimelineRows() {
+    QVERIFY(m_f.start());
+    auto* w = m_f.window.get();
+    w->showPanel("timeline");
+    QVERIFY(w->openRunFolder(kRun));
+    QStringList seen; // the run's captions in the table when the picture is taken
+    cl::whenPictureComplete(w, &ui::MainWindow::viewUpdated, [&] {
+        auto* table = w->timelinePanel()->figuresTable();
+        if (!seen.isEmpty())
+            return;
+        for (int r = 0; r < table->rowCount(); ++r)
+            seen << (table->item(r, 2) ? table->item(r, 2)->text() : QString());
+    });
+    w->openImage(kSample);
+    QTRY_VERIFY_WITH_TIMEOUT(!seen.isEmpty(), 60000);
+    QCOMPARE(seen.size(), 3);
+    for (const QString& caption : seen)
+        QVERIFY2(!caption.isEmpty() && caption != QString("…"), qPrintable(seen.join(" | ")));
 }
 
 void TestCompare::timelineScrubsThroughTheRun() {

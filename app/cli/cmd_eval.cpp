@@ -43,35 +43,71 @@ void printPlain(const EvalResult& r) {
 }
 
 // The course's val split: BLEU-1, BLEU-4, exact match and loss of a feature model.
-std::string courseJson(const CourseEvalResult& r, const std::string& split) {
-    nlohmann::json j{
-        {"split", split},   {"images", r.images}, {"bleu1", r.bleu1},           {"bleu4", r.bleu4},
-        {"exact", r.exact}, {"loss", r.loss},     {"loss_tokens", r.lossTokens}};
-    return j.dump();
+nlohmann::json courseJson(const CourseEvalResult& r, const std::string& split) {
+    return {{"split", split},
+            {"images", r.images},
+            {"bleu1", r.bleu1},
+            {"bleu4", r.bleu4},
+            {"exact", r.exact},
+            {"exact_unk_blind", r.exactUnkBlind},
+            {"loss", r.loss},
+            {"loss_tokens", r.lossTokens}};
 }
 
-void runCourseEval(Captioner& model, const std::string& data, const std::string& split,
-                   int64_t limit, bool json, bool store, const std::string& checkpoint) {
+nlohmann::json courseCaptionsJson(const CourseEvalResult& r) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& s : r.perImage)
+        rows.push_back({{"image", s.image},
+                        {"caption", s.caption},
+                        {"references", s.references},
+                        {"exact", s.exact},
+                        {"bleu1", s.bleu1}});
+    return rows;
+}
+
+void printCourseCaptions(const CourseEvalResult& r) {
+    for (const auto& s : r.perImage) {
+        std::printf("%6lld %s %s\n", static_cast<long long>(s.image), s.exact ? "=" : " ",
+                    terminalSafe(s.caption).c_str());
+        for (const auto& ref : s.references)
+            std::printf("         ref: %s\n", terminalSafe(ref).c_str());
+    }
+}
+
+struct CourseEvalRequest {
+    std::string data, split = "val", checkpoint;
+    int64_t limit = 0;
+    bool json = false, store = false, captions = false;
+};
+
+void runCourseEval(Captioner& model, const CourseEvalRequest& q) {
     if (model.info().config.memory != MemoryKind::Features)
         throw std::invalid_argument("eval --data needs a feature model (this one takes images)");
-    const CourseData course(data);
+    const CourseData course(q.data);
     CourseEvalOptions o;
-    o.split = splitFromName(split);
-    o.limit = limit;
+    o.split = splitFromName(q.split);
+    o.limit = q.limit;
     const auto r = evaluateCourse(model, course, o);
-    const std::string j = courseJson(r, split);
-    if (json) {
-        std::cout << nlohmann::json::parse(j).dump(2) << "\n";
+    const nlohmann::json summary = courseJson(r, q.split);
+    if (q.json) {
+        nlohmann::json out = summary;
+        if (q.captions)
+            out["captions"] = courseCaptionsJson(r);
+        std::cout << out.dump(2) << "\n";
     } else {
-        std::printf("%s images         %lld\n", terminalSafe(split).c_str(), static_cast<long long>(r.images));
+        if (q.captions)
+            printCourseCaptions(r);
+        std::printf("%s images         %lld\n", terminalSafe(q.split).c_str(),
+                    static_cast<long long>(r.images));
         std::printf("BLEU-1 (per image)  %.4f\n", r.bleu1);
         std::printf("BLEU-4 (corpus)     %.4f\n", r.bleu4);
-        std::printf("exact match         %.2f%%\n", 100 * r.exact);
+        std::printf("exact match         %.2f%% (word for word, <UNK> included)\n", 100 * r.exact);
+        std::printf("  <UNK> ignored     %.2f%%\n", 100 * r.exactUnkBlind);
         std::printf("loss (per token)    %.4f over %lld tokens\n", r.loss,
                     static_cast<long long>(r.lossTokens));
     }
-    if (store)
-        storeEvaluation(checkpoint, j);
+    if (q.store)
+        storeEvaluation(q.checkpoint, summary.dump());
 }
 
 // A robustness suite (tests/robust_suite.py): DIR/<category>/<scene>.{png,jpg} with its
@@ -283,8 +319,8 @@ void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
     static EvalOptions o;
     static bool json = false, store = false, explain = false, heads = false;
-    static std::string data, split = "val", suite;
-    static int64_t limit = 0;
+    static std::string suite;
+    static CourseEvalRequest course;
     auto* cmd = app.add_subcommand(
         "eval", "Evaluate an image model on held-out shapes scenes, or a feature model on the "
                 "course's data (--data)");
@@ -300,13 +336,14 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--tolerance", o.tolerance,
                     "Pointing game: pixels around the box that still count")
         ->capture_default_str();
-    cmd->add_option("--data", data, "The course's coco_captioning folder (feature models)");
+    cmd->add_option("--data", course.data,
+                    "The course's coco_captioning folder (feature models)");
     cmd->add_option("--suite", suite,
                     "A robustness suite folder (tests/robust_suite.py): scenes right per category");
-    cmd->add_option("--split", split, "With --data: val or train")
+    cmd->add_option("--split", course.split, "With --data: val or train")
         ->check(CLI::IsMember({"val", "train"}))
         ->capture_default_str();
-    cmd->add_option("--limit", limit, "With --data: only the first N images of the split")
+    cmd->add_option("--limit", course.limit, "With --data: only the first N images of the split")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--beam", o.beam.width,
                     "Also caption every scene by beam search of width K; report greedy and beam")
@@ -321,6 +358,8 @@ void addEvalCommand(CLI::App& app) {
                   "What switching each head off alone costs: the caption's log-probability "
                   "drop and exact match without it (varied world, 200 scenes unless --scenes "
                   "or --world); with --store, kept for the Heads panel");
+    cmd->add_flag("--captions", course.captions,
+                  "With --data: each image's caption and its references (JSON: \"captions\")");
     cmd->add_flag("--json", json, "Print JSON");
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline; "
@@ -331,19 +370,25 @@ void addEvalCommand(CLI::App& app) {
             throw std::invalid_argument("held-out seeds end at 1e9; training uses the rest");
         if (o.beam.lengthPenalty != 0 && o.beam.width <= 0)
             throw std::invalid_argument("--length-penalty needs --beam K");
-        if (o.beam.width > 0 && (!data.empty() || !suite.empty() || store))
+        if (o.beam.width > 0 && (!course.data.empty() || !suite.empty() || store))
             throw std::invalid_argument("--beam evaluates held-out shapes scenes: not with "
                                         "--data, --suite or --store");
-        if (explain && (o.beam.width > 0 || store || !data.empty() || !suite.empty()))
+        if (explain && (o.beam.width > 0 || store || !course.data.empty() || !suite.empty()))
             throw std::invalid_argument(
                 "--explain scores held-out shapes scenes: not with --beam, --store, --data or "
                 "--suite");
-        if (heads && (explain || o.beam.width > 0 || !data.empty() || !suite.empty()))
+        if (heads && (explain || o.beam.width > 0 || !course.data.empty() || !suite.empty()))
             throw std::invalid_argument("--head-importance scores held-out shapes scenes: not "
                                         "with --explain, --beam, --data or --suite");
+        if (course.captions && course.data.empty())
+            throw std::invalid_argument("--captions lists the course's images: it needs --data");
         auto model = Captioner::open(checkpoint);
-        if (!data.empty())
-            return runCourseEval(*model, data, split, limit, json, store, checkpoint);
+        if (!course.data.empty()) {
+            course.json = json;
+            course.store = store;
+            course.checkpoint = checkpoint;
+            return runCourseEval(*model, course);
+        }
         if (!suite.empty())
             return runSuite(*model, suite, json, store ? checkpoint : std::string());
         if (model->info().config.memory != MemoryKind::ImageGrid)

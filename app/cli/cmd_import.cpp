@@ -17,23 +17,41 @@ namespace {
 struct ImportOptions {
     std::string input, vocab, out, layout = "auto", heads, data;
     int64_t headsDefault = 2;
+    double tolerancePercent = 2;
     int64_t steps = 0;
 };
 
-// --heads auto with --data: the table of every divisor of the width, and the choice.
-int64_t autoHeads(const CourseImport& import, const ImportOptions& o) {
-    const HeadCountChoice c = chooseHeadCount(import, o.data, 500, o.headsDefault);
-    std::printf("heads  loss (first 500 val images)\n");
+constexpr int64_t kAutoImages = 150; // val images --heads auto scores each count on
+
+// --heads auto with --data: the table of every divisor of the width, and the choice (with how it
+// was made, for the file's metadata).
+int64_t autoHeads(const CourseImport& import, const ImportOptions& o, std::string* note) {
+    const HeadCountChoice c =
+        chooseHeadCount(import, o.data, kAutoImages, o.headsDefault, o.tolerancePercent / 100);
+    std::printf("heads  loss (first %lld val images)\n", static_cast<long long>(c.images));
     for (const auto& s : c.scores)
-        std::printf("%5lld  %.6f%s\n", static_cast<long long>(s.heads), s.loss,
+        std::printf("%5lld  %.6f%s%s\n", static_cast<long long>(s.heads), s.loss,
+                    s.heads == c.best ? "  best" : "",
                     s.heads == c.chosen ? (c.decided ? "  <- chosen" : "  <- kept") : "");
+    char text[200];
     if (c.decided)
-        std::printf("--heads auto: %lld heads fit the data best by a clear margin (>= 5%%)\n",
-                    static_cast<long long>(c.chosen));
+        std::snprintf(text, sizeof text,
+                      "chosen by --heads auto: the fewest heads within %g%% of the best loss on "
+                      "%lld val images",
+                      o.tolerancePercent, static_cast<long long>(c.images));
     else
-        std::printf("--heads auto: the data cannot decide (no head count beats every other by "
-                    "5%%); kept %lld (--heads-default)\n",
-                    static_cast<long long>(c.chosen));
+        std::snprintf(text, sizeof text,
+                      "kept by --heads auto (--heads-default): every count was within %g%% of "
+                      "the best loss on %lld val images",
+                      o.tolerancePercent, static_cast<long long>(c.images));
+    *note = text;
+    if (c.decided)
+        std::printf("--heads auto: %lld, the fewest heads whose loss is within %g%% of the best\n",
+                    static_cast<long long>(c.chosen), o.tolerancePercent);
+    else
+        std::printf("--heads auto: the data cannot decide (every head count's loss is within "
+                    "%g%% of the best); kept %lld (--heads-default)\n",
+                    o.tolerancePercent, static_cast<long long>(c.chosen));
     return c.chosen;
 }
 
@@ -59,8 +77,10 @@ void runImport(const ImportOptions& o) {
     import.layout = o.layout;
     import.output = o.out;
     import.steps = o.steps;
+    import.headsNote = o.heads.empty() ? "assumed: the notebook's 2 (not checked)"
+                                       : "given by --heads";
     if (automatic)
-        import.heads = autoHeads(import, o);
+        import.heads = autoHeads(import, o, &import.headsNote);
     else if (o.heads.empty())
         std::cerr << "WARNING: the head count is unchecked: a state_dict does not record it, so "
                      "this import assumes the notebook's 2. A wrong count keeps most captions "
@@ -88,8 +108,14 @@ void addImportCommand(CLI::App& app) {
                     "Attention heads (not stored in a state_dict; the notebook uses 2), or auto: "
                     "score each on the course data (--data)");
     cmd->add_option("--heads-default", o.headsDefault,
-                    "With --heads auto: the count kept when the data cannot decide")
+                    "With --heads auto: the count kept when every count fits (the data cannot "
+                    "decide)")
         ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    cmd->add_option("--heads-tolerance", o.tolerancePercent,
+                    "With --heads auto: a count fits when its loss is within this many percent "
+                    "of the best; the fewest heads that fit are taken")
+        ->check(CLI::Range(0.0, 100.0))
         ->capture_default_str();
     cmd->add_option("--data", o.data, "With --heads auto: the course's coco_captioning folder");
     cmd->add_option("--layout", o.layout, "Key layout: auto, 2021 or 2025")

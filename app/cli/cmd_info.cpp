@@ -39,7 +39,10 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
                                   {"channels", c.encoder.channels},
                                   {"position2d", c.encoder.position2d},
                                   {"letterbox", c.encoder.letterbox}};
-    j["world_check"] = info.worldCalibrated;
+    if (!info.meta.headsNote.empty())
+        j["metadata"]["heads_note"] = info.meta.headsNote;
+    if (c.memory == MemoryKind::ImageGrid) // feature models have no out-of-world check
+        j["world_check"] = info.worldCalibrated;
     if (!info.meta.evalJson.empty()) {
         checkJsonBudget(info.meta.evalJson, 32, 1u << 20, "the checkpoint's stored eval figures");
         j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
@@ -59,13 +62,35 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
     return j;
 }
 
+std::string headsNote(const nlohmann::json& meta) {
+    if (!meta.contains("heads_note"))
+        return "";
+    return " (" + terminalSafe(meta["heads_note"].get<std::string>()) + ")";
+}
+
+// The figures eval --data --store kept (a course model), as --json shows them.
+void printCourseEval(const nlohmann::json& meta) {
+    if (!meta.contains("eval") || !meta["eval"].is_object())
+        return;
+    const auto& e = meta["eval"];
+    const auto number = [&](const char* key) {
+        return e.contains(key) && e[key].is_number() ? e[key].get<double>() : -1.0;
+    };
+    if (!e.contains("split") || !e["split"].is_string() || number("bleu4") < 0)
+        return;
+    std::printf("course eval  %s, %lld images: BLEU-1 %.4f, BLEU-4 %.4f, exact %.2f%%, loss %.4f\n",
+                terminalSafe(e["split"].get<std::string>()).c_str(),
+                static_cast<long long>(number("images")), number("bleu1"), number("bleu4"),
+                100 * number("exact"), number("loss"));
+}
+
 void printPlain(const nlohmann::json& j) {
     const auto& c = j["config"];
     std::cout << "checkpoint   " << terminalSafe(j["path"].get<std::string>()) << "\n"
               << "memory       " << c["memory"].get<std::string>() << "\n"
               << "layout       " << c["layout"].get<std::string>() << "\n"
               << "layers       " << c["num_layers"] << "\n"
-              << "heads        " << c["num_heads"] << "\n"
+              << "heads        " << c["num_heads"] << headsNote(j["metadata"]) << "\n"
               << "width        " << c["wordvec_dim"] << " (input " << c["input_dim"]
               << ", feed-forward " << c["ffn_dim"] << ")\n"
               << "max length   " << c["max_length"] << "\n"
@@ -87,6 +112,7 @@ void printPlain(const nlohmann::json& j) {
                                                    : "not calibrated (captionlens-cli calibrate)")
                   << "\n";
     const auto& meta = j["metadata"];
+    printCourseEval(meta);
     if (meta.contains("robustness") && meta["robustness"].is_object())
         for (const auto& item : meta["robustness"].items()) {
             const auto& f = item.value();

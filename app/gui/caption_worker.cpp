@@ -31,7 +31,13 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
         if (imageModel && r.image.pixels.empty())
             throw std::runtime_error("this model captions images; open an image");
         if (!imageModel && r.features.empty())
-            throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+            throw std::runtime_error("this model reads feature vectors; open a feature file "
+                                     "(.npy or .h5) or a course folder");
+        const int64_t width = m_model->info().config.inputDim;
+        if (!imageModel && static_cast<int64_t>(r.features.size()) != width)
+            throw std::runtime_error("the feature row has width " +
+                                     std::to_string(r.features.size()) +
+                                     " but the model expects " + std::to_string(width));
         if (r.purpose == cl::ui::CaptionRequest::Explain) {
             if (!imageModel)
                 throw std::runtime_error("explanations need an image model");

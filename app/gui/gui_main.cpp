@@ -52,7 +52,8 @@ struct Options {
     QCommandLineOption whileTraining{
         "while-training", "With --profile-drag: a lecture-preset training run (Train panel) goes "
                           "on meanwhile, into a temporary folder"};
-    QCommandLineOption features{"features", "Caption a row of this .npy feature file", "file"};
+    QCommandLineOption features{"features", "Caption a row of this feature file (.npy or .h5)",
+                                "file"};
     QCommandLineOption row{"row", "The row of --features to caption (default 0)", "i", "0"};
     QCommandLineOption courseData{"course-data",
                                   "Open the course's coco_captioning folder in the browser", "dir"};
@@ -161,6 +162,8 @@ int main(int argc, char** argv) {
         window.openFeatures(parser.value(o.features), row);
     } else if (!args.isEmpty()) {
         window.openImage(args.first());
+    } else if (parser.isSet(o.courseData)) {
+        // The folder's first image is captioned once it is listed and the model is in.
     } else if (parser.value(o.panel) == QLatin1String("scene")) {
         window.showPanel(QStringLiteral("scene")); // the scene editor shows its own scene
         window.sceneEditor()->setSpec(window.sceneEditor()->spec());

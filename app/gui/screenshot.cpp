@@ -2,7 +2,9 @@
 
 #include "model/api/errors.h"
 #include "ui/imaging/image_writer.h"
+#include "ui/panels/compare_panel.h"
 #include "ui/panels/scene_editor.h"
+#include "ui/panels/timeline_panel.h"
 #include "ui/panels/train_panel.h"
 #include "ui/widgets/scene_canvas.h"
 #include "ui/window/main_window.h"
@@ -26,7 +28,28 @@ void printPeakRss() {
     getrusage(RUSAGE_SELF, &usage);
     std::printf("peak resident memory (RSS): %.0f MB\n", usage.ru_maxrss / 1024.0);
 }
+
+// The panel on screen has results of its own still to come after the caption.
+bool waitsForComparison(ui::MainWindow* window) {
+    const QString panel = window->currentPanel();
+    return (panel == QLatin1String("timeline") && !window->timelinePanel()->snapshots().isEmpty()) ||
+           (panel == QLatin1String("compare") && !window->comparePanel()->paths().isEmpty());
+}
+
 } // namespace
+
+void whenPictureComplete(ui::MainWindow* window, void (ui::MainWindow::*ready)(),
+                         const std::function<void()>& then) {
+    QObject::connect(window, ready, window, [window, then] {
+        // Compare and Timeline caption their checkpoints after the main caption: the picture
+        // waits for those rows (it showed "…" in every one).
+        if (waitsForComparison(window))
+            QObject::connect(window, &ui::MainWindow::compared, window, then,
+                             Qt::SingleShotConnection);
+        else
+            then();
+    });
+}
 
 void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson) {
     window->setShowDialogs(false);
@@ -46,7 +69,7 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson
         // would do nothing and the run would hang.
         QTimer::singleShot(0, window, [] { QApplication::exit(1); });
     };
-    QObject::connect(window, ready, window, [window, path, fail, failed] {
+    const auto shoot = [window, path, fail, failed] {
         QTimer::singleShot(300, window, [window, path, fail, failed] {
             if (*failed)
                 return;
@@ -57,7 +80,8 @@ void scheduleScreenshot(ui::MainWindow* window, const QString& path, bool lesson
             std::printf("saved %s\n", terminalSafe(path.toStdString()).c_str());
             QApplication::exit(0);
         });
-    });
+    };
+    whenPictureComplete(window, ready, shoot);
     QObject::connect(window, &ui::MainWindow::errorShown, window, fail);
     QTimer::singleShot(120000, window, [fail] { fail(QStringLiteral("no caption within 120 s")); });
 }

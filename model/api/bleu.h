@@ -14,6 +14,10 @@ using Words = std::vector<int64_t>;
 // The words that count: <START> and <UNK> dropped, everything from <END> on cut, <NULL> dropped.
 Words scoredWords(const Words& ids, const Vocabulary& vocab);
 
+// The words of the caption as the model said them: the same, but <UNK> kept (a word the model
+// chose). Exact match compares these.
+Words captionWords(const Words& ids, const Vocabulary& vocab);
+
 // Sentence BLEU with unigram weight 1 (the course's BLEU_score, but against all references):
 // clipped unigram precision times the brevity penalty against the closest reference length
 // (ties: the shorter). 0 for an empty hypothesis.

@@ -87,7 +87,11 @@ void judgeWorld(CaptionTrace& trace, double featureScore, const RgbImage& image)
 void checkFeatureRows(const ModelConfig& c, const std::vector<float>& rows, int64_t count) {
     if (c.memory != MemoryKind::Features)
         throw std::invalid_argument("this model captions images, not feature vectors");
-    if (count <= 0 || static_cast<int64_t>(rows.size()) != count * c.inputDim)
+    const auto size = static_cast<int64_t>(rows.size());
+    if (count > 0 && size % count == 0 && size != count * c.inputDim)
+        throw std::invalid_argument("feature rows of width " + std::to_string(size / count) +
+                                    " but the model expects " + std::to_string(c.inputDim));
+    if (count <= 0 || size != count * c.inputDim)
         throw std::invalid_argument("expected " + std::to_string(count) +
                                     " feature rows of width " + std::to_string(c.inputDim));
 }

@@ -15,6 +15,7 @@ struct CourseImport {
     std::string layout = "auto";    // key layout: auto, 2021 or 2025
     std::string output;             // our checkpoint, written atomically
     int64_t steps = 0;              // training steps behind it, for the timeline (--steps)
+    std::string headsNote;          // how `heads` was set, kept in the metadata (info shows it)
 };
 
 struct ImportReport {
@@ -28,8 +29,9 @@ ImportReport importCourseCheckpoint(const CourseImport& import);
 
 // --heads auto: a state_dict does not record its head count. Each divisor of the width is scored
 // by the teacher-forced loss of the ground truth on the first `images` val images of the course
-// data; the best is taken only when it beats every other by `margin` (5 %): with one memory token
-// self-attention can matter so little that the loss barely moves. Otherwise `fallback` is kept.
+// data. A model read with more heads than it has can score as well as with its own count, never
+// with fewer: the smallest count whose loss is within `tolerance` (relative, 2 %) of the best is
+// taken. When every count is within it the data cannot tell them apart and `fallback` is kept.
 struct HeadCountScore {
     int64_t heads = 0;
     double loss = 0;
@@ -37,10 +39,14 @@ struct HeadCountScore {
 struct HeadCountChoice {
     std::vector<HeadCountScore> scores; // by head count, ascending
     int64_t chosen = 2;
+    int64_t best = 0;     // the count of the lowest loss
+    int64_t images = 0;   // val images scored
+    double tolerance = 0; // as given
     bool decided = false; // false: the data cannot tell, `fallback` was kept
 };
 HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& dataFolder,
-                                int64_t images = 500, int64_t fallback = 2, double margin = 0.05);
+                                int64_t images = 150, int64_t fallback = 2,
+                                double tolerance = 0.02);
 
 // Rewrites the checkpoint at `path` (atomically) with `evalJson` in its metadata.
 void storeEvaluation(const std::string& path, const std::string& evalJson);

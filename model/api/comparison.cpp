@@ -18,7 +18,7 @@ std::vector<CaptionTrace> decode(Captioner& m, const RgbImage& image,
         return m.captionImages({image}, opt);
     }
     if (features.empty())
-        throw std::runtime_error("this model reads feature vectors; open a .npy feature file");
+        throw std::runtime_error("this model reads feature vectors; open a feature file (.npy or .h5) or a course folder");
     return m.captionFeatures(features, 1, opt);
 }
 

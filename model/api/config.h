@@ -45,6 +45,8 @@ struct Metadata {
     std::string dataset;  // e.g. "shapes" or "coco2014 (imported)"
     std::string date;     // ISO 8601, when the file was written
     std::string source;   // the command or file it came from
+    std::string headsNote; // imported course models: how the head count was set (not stored
+                           // in a state_dict); empty for our own
     std::string evalJson; // eval figures when stored (training timeline), else empty
     std::string headImportanceJson; // eval --head-importance --store (the Heads panel), else empty
     std::string

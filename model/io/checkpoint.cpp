@@ -114,6 +114,8 @@ Value metaToValue(const Metadata& m) {
     d.set("date", Value::string(m.date));
     d.set("source", Value::string(m.source));
     d.set("eval_json", Value::string(m.evalJson));
+    if (!m.headsNote.empty())
+        d.set("heads_note", Value::string(m.headsNote));
     if (!m.headImportanceJson.empty())
         d.set("head_importance_json", Value::string(m.headImportanceJson));
     if (!m.robustnessJson.empty())
@@ -136,6 +138,7 @@ Metadata metaFromValue(const Value& d) {
     m.date = str("date");
     m.source = str("source");
     m.evalJson = str("eval_json");
+    m.headsNote = str("heads_note");
     m.headImportanceJson = str("head_importance_json");
     m.robustnessJson = str("robustness_json");
     return m;

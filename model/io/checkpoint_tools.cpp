@@ -8,6 +8,8 @@
 #include "model/io/model_io.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <cstdio>
 
 namespace cl {
@@ -28,13 +30,35 @@ ImportReport importCourseCheckpoint(const CourseImport& import) {
     ck.meta.dataset = "coco2014 (imported course checkpoint)";
     ck.meta.date = isoDateNow();
     ck.meta.source = import.input;
+    ck.meta.headsNote = import.headsNote;
     writeCheckpoint(import.output, ck);
     report.config = ck.config;
     return report;
 }
 
+namespace {
+
+// The rule of chooseHeadCount on the scores (api/checkpoint_tools.h).
+void decide(HeadCountChoice& c, int64_t fallback) {
+    const auto finite = [](const HeadCountScore& s) { return std::isfinite(s.loss); };
+    const auto best = std::min_element(c.scores.begin(), c.scores.end(), [&](auto& a, auto& b) {
+        return finite(a) && (!finite(b) || a.loss < b.loss);
+    });
+    if (best == c.scores.end() || !finite(*best))
+        throw std::runtime_error("--heads auto: no head count gives a finite loss on this data "
+                                 "(is it the data the model was trained on?)");
+    c.best = best->heads;
+    const auto fits = [&](const HeadCountScore& s) {
+        return finite(s) && s.loss <= best->loss * (1 + c.tolerance);
+    };
+    c.decided = c.scores.size() == 1 || !std::all_of(c.scores.begin(), c.scores.end(), fits);
+    c.chosen = c.decided ? std::find_if(c.scores.begin(), c.scores.end(), fits)->heads : fallback;
+}
+
+} // namespace
+
 HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& dataFolder,
-                                int64_t images, int64_t fallback, double margin) {
+                                int64_t images, int64_t fallback, double tolerance) {
     const CourseData data(dataFolder);
     const Vocabulary vocab(import.vocab);
     const StateDict sd = readStateDict(import.input);
@@ -42,6 +66,8 @@ HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& d
         import.layout == "auto" ? detectLayout(sd) : layoutFromName(import.layout);
     const int64_t width = courseConfig(sd, vocab.size(), 1, layout).wordvecDim;
     HeadCountChoice choice;
+    choice.tolerance = tolerance;
+    choice.images = std::min<int64_t>(images, static_cast<int64_t>(data.images(Split::Val).size()));
     for (int64_t heads = 1; heads <= width; ++heads) {
         if (width % heads)
             continue;
@@ -58,31 +84,28 @@ HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& d
         }
         std::remove(trial.output.c_str());
     }
-    const auto best = std::min_element(
-        choice.scores.begin(), choice.scores.end(),
-        [](const HeadCountScore& a, const HeadCountScore& b) { return a.loss < b.loss; });
-    choice.decided = std::all_of(choice.scores.begin(), choice.scores.end(), [&](const auto& s) {
-        return s.heads == best->heads || s.loss >= best->loss * (1 + margin);
-    });
-    choice.chosen = choice.decided ? best->heads : fallback;
+    decide(choice, fallback);
     return choice;
 }
 
 void storeEvaluation(const std::string& path, const std::string& evalJson) {
     Checkpoint ck = readCheckpoint(path);
     ck.meta.evalJson = evalJson;
+    ck.meta.date = isoDateNow(); // "written": this file, rewritten now
     writeCheckpoint(path, ck);
 }
 
 void storeHeadImportance(const std::string& path, const std::string& json) {
     Checkpoint ck = readCheckpoint(path);
     ck.meta.headImportanceJson = json;
+    ck.meta.date = isoDateNow(); // "written": this file, rewritten now
     writeCheckpoint(path, ck);
 }
 
 void storeRobustness(const std::string& path, const std::string& json) {
     Checkpoint ck = readCheckpoint(path);
     ck.meta.robustnessJson = json;
+    ck.meta.date = isoDateNow(); // "written": this file, rewritten now
     writeCheckpoint(path, ck);
 }
 

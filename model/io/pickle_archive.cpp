@@ -23,7 +23,9 @@ std::string describeNonZip(const std::string& bytes) {
     if (bytes.empty())
         return "the file is empty";
     if (bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x80)
-        return "it is a legacy (pre-1.6) torch.save file; re-save it with a current PyTorch";
+        return "it is in torch.save's legacy format (PyTorch before 1.6, or "
+               "_use_new_zipfile_serialization=False); re-save it in the zip format: "
+               "torch.save(torch.load('old.pt'), 'new.pt')";
     return "it is not a PyTorch zip checkpoint";
 }
 

@@ -49,16 +49,27 @@ double brevity(int64_t hyp, int64_t ref) {
 
 } // namespace
 
-Words scoredWords(const Words& ids, const Vocabulary& vocab) {
-    const int64_t unk = vocab.id("<UNK>");
+namespace {
+
+Words wordsBefore(const Words& ids, const Vocabulary& vocab, int64_t dropped) {
     Words out;
     for (auto id : ids) {
         if (id == vocab.endId())
             break;
-        if (id != vocab.startId() && id != vocab.nullId() && id != unk)
+        if (id != vocab.startId() && id != vocab.nullId() && id != dropped)
             out.push_back(id);
     }
     return out;
+}
+
+} // namespace
+
+Words scoredWords(const Words& ids, const Vocabulary& vocab) {
+    return wordsBefore(ids, vocab, vocab.id("<UNK>"));
+}
+
+Words captionWords(const Words& ids, const Vocabulary& vocab) {
+    return wordsBefore(ids, vocab, vocab.startId());
 }
 
 double sentenceBleu1(const Words& hyp, const std::vector<Words>& refs) {

@@ -30,6 +30,35 @@ Captioner::CaptionLoss imageLoss(Captioner& model, const std::vector<std::vector
                                     static_cast<int64_t>(refs.front().size()));
 }
 
+Words traceIds(const CaptionTrace& trace) {
+    Words ids;
+    for (const auto& step : trace.steps)
+        ids.push_back(step.id);
+    return ids;
+}
+
+bool exactIn(const Words& hyp, const std::vector<Words>& refs) {
+    return std::find(refs.begin(), refs.end(), hyp) != refs.end();
+}
+
+// One image's caption against its references: BLEU-1 as the course scores it (<UNK> dropped),
+// exact match on the words as said (<UNK> kept).
+CourseImageScore scoreImage(int64_t image, const CaptionTrace& trace,
+                            const std::vector<std::vector<int64_t>>& refsIds,
+                            const Vocabulary& vocab) {
+    CourseImageScore s;
+    s.image = image;
+    s.caption = trace.text();
+    std::vector<Words> scored;
+    for (const auto& ref : refsIds) {
+        scored.push_back(scoredWords(ref, vocab));
+        s.references.push_back(captionText(ref, vocab));
+    }
+    s.bleu1 = sentenceBleu1(scoredWords(traceIds(trace), vocab), scored);
+    s.exact = exactMatch(traceIds(trace), refsIds, vocab);
+    return s;
+}
+
 } // namespace
 
 double courseLoss(Captioner& model, const CourseData& data, Split split, int64_t limit,
@@ -46,6 +75,13 @@ double courseLoss(Captioner& model, const CourseData& data, Split split, int64_t
     if (tokens)
         *tokens = count;
     return count > 0 ? sum / static_cast<double>(count) : 0;
+}
+
+bool exactMatch(const std::vector<int64_t>& caption,
+                const std::vector<std::vector<int64_t>>& references, const Vocabulary& vocab) {
+    const Words said = captionWords(caption, vocab);
+    return std::any_of(references.begin(), references.end(),
+                       [&](const auto& ref) { return captionWords(ref, vocab) == said; });
 }
 
 std::string captionText(const std::vector<int64_t>& ids, const Vocabulary& vocab) {
@@ -82,21 +118,15 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
         const auto traces = model.captionFeatures(rows, count, decode);
         for (size_t i = first; i < end; ++i) {
             const auto refsIds = data.references(o.split, images[i]);
+            const CourseImageScore s = scoreImage(images[i], traces[i - first], refsIds, vocab);
             std::vector<Words> refs;
             for (const auto& ref : refsIds)
                 refs.push_back(scoredWords(ref, vocab));
-            Words hyp;
-            for (const auto& step : traces[i - first].steps)
-                hyp.push_back(step.id);
-            hyp = scoredWords(hyp, vocab);
-            CourseImageScore s;
-            s.image = images[i];
-            s.caption = traces[i - first].text();
-            s.bleu1 = sentenceBleu1(hyp, refs);
-            s.exact = std::find(refs.begin(), refs.end(), hyp) != refs.end();
+            const Words hyp = scoredWords(traceIds(traces[i - first]), vocab);
             corpus.add(hyp, refs);
             r.bleu1 += s.bleu1;
             r.exact += s.exact ? 1 : 0;
+            r.exactUnkBlind += exactIn(hyp, refs) ? 1 : 0;
             r.perImage.push_back(s);
             const auto at = rows.begin() + static_cast<long>((i - first) * width);
             const auto loss = imageLoss(model, refsIds, std::vector<float>(at, at + width));
@@ -108,6 +138,7 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
     if (r.images > 0) {
         r.bleu1 /= static_cast<double>(r.images);
         r.exact /= static_cast<double>(r.images);
+        r.exactUnkBlind /= static_cast<double>(r.images);
     }
     r.bleu4 = corpus.score();
     r.loss = r.lossTokens > 0 ? lossSum / static_cast<double>(r.lossTokens) : 0;

@@ -165,10 +165,15 @@ void AttentionPanel::setView(const CaptionView& view) {
                               : tr("%1 heads per layer").arg(view.trace.heads);
     const bool imported =
         QString::fromStdString(view.model.meta.dataset).contains(QLatin1String("imported"));
-    m_heads->setText(imported ? tr("<b>%1, assumed at import</b> (a state_dict does not record "
-                                   "it; check with import-cs231n --heads auto)")
-                                    .arg(heads)
-                              : heads);
+    const QString note = QString::fromStdString(view.model.meta.headsNote);
+    if (imported && (note.isEmpty() || note.startsWith(QLatin1String("assumed"))))
+        m_heads->setText(tr("<b>%1, assumed at import</b> (a state_dict does not record it; "
+                            "check with import-cs231n --heads auto)")
+                             .arg(heads));
+    else if (imported) // the note comes from the file: escaped
+        m_heads->setText(tr("%1 (%2)").arg(heads, note.toHtmlEscaped()));
+    else
+        m_heads->setText(heads);
     m_heads->setToolTip(m_heads->text());
     rebuild();
     m_crossStack->setCurrentIndex(view.hasSpatialMemory() ? 0 : 1);

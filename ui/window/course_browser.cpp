@@ -202,6 +202,7 @@ void CourseBrowser::setListing(CourseListing listing) {
     m_loading = false;
     if (!listing.error.isEmpty()) {
         m_folder->setText(tr("Cannot read the course data: %1").arg(listing.error));
+        emit failed(listing.error);
         emit listed();
         return;
     }

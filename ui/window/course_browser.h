@@ -70,6 +70,7 @@ class CourseBrowser final : public QDialog {
     void imageChosen(const QString& folder, const QString& split, qint64 image,
                      const QString& name);
     void listed(); // a listing is on screen (or its error)
+    void failed(const QString& error); // the folder cannot be read (the list stays as it was)
     void scored(); // the first images' captions and BLEU-1 are in the list
 
   private:

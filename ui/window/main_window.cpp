@@ -221,6 +221,12 @@ void MainWindow::openCourseData(const QString& folder) {
         m_courseBrowser = new CourseBrowser(this);
         connect(m_courseBrowser, &CourseBrowser::imageChosen, this,
                 &MainWindow::captionCourseImage);
+        connect(m_courseBrowser, &CourseBrowser::failed, this, [this](const QString& error) {
+            m_courseFirstPending = false;
+            showError(tr("Cannot read the course data: %1").arg(error));
+        });
+        connect(m_courseBrowser, &CourseBrowser::listed, this,
+                &MainWindow::captionFirstCourseImage);
         connect(this, &MainWindow::viewUpdated, m_courseBrowser, [this] {
             if (view().imageName == m_courseName && m_courseImage >= 0) {
                 QStringList words;
@@ -230,11 +236,25 @@ void MainWindow::openCourseData(const QString& folder) {
             }
         });
     }
+    m_courseFirstPending = true;
     m_courseBrowser->open(folder);
     if (model().config.memory == MemoryKind::Features)
         m_courseBrowser->score(QString::fromStdString(model().path));
     m_courseBrowser->show();
     m_courseBrowser->raise();
+}
+
+// A folder just opened: its first image is captioned once both its list and a model are there (the
+// checkpoint named beside it on the command line may still be loading).
+void MainWindow::captionFirstCourseImage() {
+    if (!m_courseFirstPending || m_courseBrowser->loading() ||
+        m_courseBrowser->listing().images.empty() || model().path.empty())
+        return;
+    m_courseFirstPending = false;
+    if (model().config.memory != MemoryKind::Features)
+        return showError(tr("the model on screen captions images; open a course (feature) "
+                            "checkpoint to caption the course's images"));
+    m_courseBrowser->choose(0);
 }
 
 // The browser's choice: its feature row (read off the GUI thread) captioned like any input.
@@ -333,6 +353,8 @@ void MainWindow::showModel(const ModelInfo& info) {
     const QString opened = QFileInfo(QString::fromStdString(info.path)).absoluteFilePath();
     if (m_courseBrowser && info.config.memory == MemoryKind::Features)
         m_courseBrowser->score(QString::fromStdString(info.path)); // the list follows the model
+    if (m_courseBrowser)
+        captionFirstCourseImage();
     if (opened == m_userCheckpoint)
         rememberRecent(QStringLiteral("recentCheckpoints"), opened);
     const auto& c = info.config;

@@ -130,6 +130,7 @@ class MainWindow final : public QMainWindow {
     void captionImage(const LoadedImage& image, const QString& name, bool fromEditor);
     void captionFeatureRow(const std::vector<float>& row, const QString& path, int index,
                            const QString& name = {});
+    void captionFirstCourseImage();
     void captionCourseImage(const QString& folder, const QString& split, qint64 image,
                             const QString& name);
     void playLesson(Lesson lesson, const QString& path, const LessonOverrides& overrides);
@@ -166,6 +167,7 @@ class MainWindow final : public QMainWindow {
     CourseBrowser* m_courseBrowser = nullptr;
     QString m_courseName; // the browser's image on screen: its caption goes back to the browser
     qint64 m_courseImage = -1;
+    bool m_courseFirstPending = false; // a folder was opened: caption its first image
     QString m_resourceDir;
     QLabel* m_ablationBadge;
     QRect m_normalGeometry; // the window before presenter mode, restored after it
