@@ -5,6 +5,7 @@
 #include "model/api/captioner.h"
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
+#include "model/train/smoothed_loss.h"
 #include "model/io/model_io.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
@@ -44,6 +45,7 @@ void writeBytes(const std::string& path, const std::string& bytes) {
 class TestCheckpoint : public QObject {
     Q_OBJECT
   private slots:
+    void smoothedLossIsDebiased();
     void init() { QVERIFY(m_dir.isValid()); }
     void roundTripInCpp();
     void deeplyNestedEvalIsRefused();
@@ -382,6 +384,21 @@ void TestCheckpoint::deadChannelCountsAFewUnits() {
     auto far = typical.clone();
     far[0][0] = 3.0;
     QVERIFY(worldDistance(layer, far).item<double>() > 1.5);
+}
+
+// Issue 37: the Train chart's "loss, smoothed" lay well above the raw loss for the first ~200
+// steps: the average started from the first, untrained loss and kept 0.98^k of it.
+void TestCheckpoint::smoothedLossIsDebiased() {
+    SmoothedLoss s;
+    QCOMPARE(s.value(), 0.0);
+    s.add(10);
+    QCOMPARE(s.value(), 10.0); // the first step is its own mean
+    for (int k = 0; k < 20; ++k)
+        s.add(1);
+    // Weights 0.02 * 0.98^age over their sum: the first loss keeps 3.8 %, not 67 %.
+    const double first = 0.02 * std::pow(0.98, 20) / (1 - std::pow(0.98, 21));
+    QVERIFY2(std::abs(s.value() - (1 + 9 * first)) < 1e-9, qPrintable(QString::number(s.value())));
+    QVERIFY(s.value() < 1.4);
 }
 
 CL_TEST_GUILESS_MAIN(TestCheckpoint)

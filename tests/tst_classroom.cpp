@@ -176,6 +176,10 @@ void TestClassroom::ablationIsVisibleAndTheReferenceFollowsTheImage() {
     QVERIFY(waitView());
     QTest::qWait(30);
     QCOMPARE(second->mapTo(w, second->rect().center()), secondAt); // nothing moved
+    // One head: "1 head off" (issue 37 read "1 heads off" in the title bar).
+    QVERIFY2(w->windowTitle().endsWith(QString::fromUtf8("— 1 head off")),
+             qPrintable(w->windowTitle()));
+    QVERIFY(w->decodePanel()->stepText().contains("[1 head off]"));
     QTest::mouseClick(second, Qt::LeftButton, {}, second->rect().center());
     QVERIFY(waitView());
     QCOMPARE(heads->offCount(), 2);

@@ -4,6 +4,7 @@
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
+#include "ui/panels/decode_panel.h"
 #include "ui/panels/explain_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/qk_dialog.h"
@@ -243,8 +244,16 @@ void TestGui::outOfWorldImageSaysSo() {
     QVERIFY2(panel->worldNotice().contains("unlike anything the model was trained on"),
              qPrintable(panel->worldNotice()));
     QVERIFY(m_f.window->view().trace.outOfWorld());
+    // Issue 37: Decoding, Beam and the title showed a photo's caption with no warning.
+    QCOMPARE(m_f.window->decodePanel()->worldNotice(), panel->worldNotice());
+    QCOMPARE(m_f.window->beamPanel()->worldNotice(), panel->worldNotice());
+    QVERIFY2(m_f.window->windowTitle().contains("(a guess: out of the training world)"),
+             qPrintable(m_f.window->windowTitle()));
     QVERIFY(openAndWait(saveScene(12)));
     QVERIFY(panel->worldNotice().isEmpty());
+    QVERIFY(m_f.window->decodePanel()->worldNotice().isEmpty());
+    QVERIFY(m_f.window->beamPanel()->worldNotice().isEmpty());
+    QVERIFY(!m_f.window->windowTitle().contains("a guess"));
 }
 
 // Beam search: the tab searches by itself, Search asks again, clicking a hypothesis shows it in

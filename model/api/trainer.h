@@ -12,7 +12,7 @@ namespace cl {
 
 struct TrainProgress {
     int64_t step = 0, steps = 0;
-    double loss = 0;     // running average of recent steps
+    double loss = 0;     // running average of recent steps, bias-corrected (train/smoothed_loss.h)
     double stepLoss = 0; // this step's loss
     double scenesPerSecond = 0;
     double secondsLeft = 0;

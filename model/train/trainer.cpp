@@ -7,6 +7,7 @@
 #include "model/shapes/shapes_data.h"
 #include "model/train/adamw.h"
 #include "model/train/data_parallel.h"
+#include "model/train/smoothed_loss.h"
 
 #include <chrono>
 #include <cmath>
@@ -205,7 +206,7 @@ double trainShapes(const TrainOptions& given) {
         }
     };
     model->train();
-    double avg = 0;
+    SmoothedLoss smoothed;
     const auto t0 = std::chrono::steady_clock::now();
     // The next batch is drawn on its own thread while this step runs (scenes depend only on
     // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
@@ -235,14 +236,14 @@ double trainShapes(const TrainOptions& given) {
         const auto ms = [](auto a, auto b) {
             return std::chrono::duration<double, std::milli>(b - a).count();
         };
-        avg = step == start ? l : 0.98 * avg + 0.02 * l;
+        smoothed.add(l);
         const int64_t done = step + 1;
         if (o.onProgress) {
             const double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             const int64_t perStep = o.batch * dp.size();
             const double rate = (done - start) * perStep / std::max(secs, 1e-9);
-            o.onProgress({done, o.steps, avg, l, rate,
+            o.onProgress({done, o.steps, smoothed.value(), l, rate,
                           (o.steps - done) * perStep / std::max(rate, 1e-9), ms(tData, tStep),
                           ms(tStep, tEnd)});
         }
@@ -250,7 +251,7 @@ double trainShapes(const TrainOptions& given) {
         if (halt) {
             model->eval();
             save(done, o.out, false);
-            return avg;
+            return smoothed.value();
         }
         if (done % o.saveEvery == 0 || done == o.steps) {
             model->eval();
@@ -266,12 +267,12 @@ double trainShapes(const TrainOptions& given) {
             if (stop.item<int>() != 0) {
                 if (dp.leader())
                     save(done, o.out, false);
-                return avg;
+                return smoothed.value();
             }
             model->train();
         }
     }
-    return avg;
+    return smoothed.value();
 }
 
 } // namespace cl

@@ -1,4 +1,5 @@
 #include "ui/panels/beam_panel.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -68,8 +69,10 @@ BeamPanel::BeamPanel(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
 
+    m_world = new WorldNotice(this);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_world);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -87,8 +90,13 @@ QString BeamPanel::greedyText() const {
     return m_greedyText;
 }
 
+QString BeamPanel::worldNotice() const {
+    return m_world->notice();
+}
+
 void BeamPanel::setView(const CaptionView& view) {
     m_valid = view.valid();
+    m_world->showFor(view.trace); // the image's, whichever hypothesis is on screen
     const QString key = keyOf(view);
     const bool forced = std::any_of(view.trace.steps.begin(), view.trace.steps.end(),
                                     [](const DecodeStep& s) { return s.forced; });

@@ -16,6 +16,8 @@ class QTreeWidget;
 
 namespace cl::ui {
 
+class WorldNotice;
+
 class BeamPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
@@ -24,6 +26,7 @@ class BeamPanel final : public QWidget, public Panel {
     void setResult(const BeamCaption& result); // the search arrived
     BeamOptions options() const;
     QString greedyText() const;
+    QString worldNotice() const; // the out-of-world sentence; empty for in-world images
     const std::vector<BeamHypothesis>& hypotheses() const { return m_hypotheses; }
     QPushButton* searchButton() const { return m_search; }
     QPushButton* greedyButton() const { return m_greedy; }
@@ -47,6 +50,7 @@ class BeamPanel final : public QWidget, public Panel {
     QDoubleSpinBox* m_penalty;
     QPushButton* m_search;
     QPushButton* m_greedy;
+    WorldNotice* m_world;
     QLabel* m_status;
     QListWidget* m_list;
     QTreeWidget* m_tree;

@@ -5,6 +5,7 @@
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/word_chips.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 
@@ -36,10 +37,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     setTextColour(m_note, QColor(0x8a, 0x4b, 0x00));
-    m_world = new QLabel(this);
-    m_world->setWordWrap(true);
-    setTextColour(m_world, QColor(0xb0, 0x1e, 0x1e), true);
-    m_world->setVisible(false);
+    m_world = new WorldNotice(this);
     m_ablation = new QLabel(this);
     m_ablation->setWordWrap(true);
     setTextColour(m_ablation, QColor(0xb3, 0x59, 0x00), true);
@@ -153,7 +151,7 @@ void CaptionPanel::setView(const CaptionView& view) {
                              "token): its cross-attention is trivially 1.0, so there is no map "
                              "to draw.")
                               .arg(view.imageName.toHtmlEscaped()));
-    showWorldNotice(view.trace);
+    m_world->showFor(view.trace);
     m_ablation->setVisible(view.headsOff > 0);
     m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Heads tab)")
                             .arg(view.headsOff)
@@ -161,21 +159,8 @@ void CaptionPanel::setView(const CaptionView& view) {
     refresh();
 }
 
-// One sentence above everything else when the image lies outside the training world
-// (model/novelty): a confident wrong caption must not pass for the truth in front of a class.
-void CaptionPanel::showWorldNotice(const CaptionTrace& trace) {
-    m_world->setVisible(trace.outOfWorld());
-    m_world->setText(trace.outOfWorld()
-                         ? tr("This image looks unlike anything the model was trained on "
-                              "(%1; out-of-world score %2, above 1 is out): the caption is a "
-                              "guess.")
-                               .arg(QString::fromStdString(trace.worldWhy()))
-                               .arg(trace.worldScore, 0, 'f', 1)
-                         : QString());
-}
-
 QString CaptionPanel::worldNotice() const {
-    return m_world->isVisible() ? m_world->text() : QString();
+    return m_world->notice();
 }
 
 void CaptionPanel::refresh() {

@@ -18,6 +18,7 @@ namespace cl::ui {
 class AttentionTile;
 class Selection;
 class WordChips;
+class WorldNotice;
 
 class CaptionPanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -35,7 +36,6 @@ class CaptionPanel final : public QWidget, public Panel {
     void refresh();
     void showStep(int step);
     void rebuildHeadChoices();
-    void showWorldNotice(const CaptionTrace& trace);
 
     Selection* m_selection;
     CaptionView m_view;
@@ -44,7 +44,7 @@ class CaptionPanel final : public QWidget, public Panel {
     QLabel* m_caption;
     QLabel* m_modelLine;
     QLabel* m_note;
-    QLabel* m_world; // the out-of-world sentence
+    WorldNotice* m_world; // the out-of-world sentence
     QLabel* m_ablation; // says so when heads are switched off
     QComboBox* m_layer;
     QComboBox* m_head;

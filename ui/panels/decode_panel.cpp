@@ -5,6 +5,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -95,14 +96,16 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     branchRow->addWidget(m_branchLabel, 1);
     branchRow->addWidget(m_back);
     auto* layout = new QGridLayout(this);
+    m_world = new WorldNotice(this);
     layout->addLayout(nav, 0, 0, 1, 2);
-    layout->addWidget(m_soFar, 1, 0, 1, 2);
-    layout->addLayout(branchRow, 2, 0, 1, 2);
-    layout->addWidget(m_bars, 3, 0);
-    layout->addLayout(crossColumn, 3, 1);
-    layout->addWidget(m_rows, 4, 0, 1, 2);
-    layout->setRowStretch(3, 3);
-    layout->setRowStretch(4, 2);
+    layout->addWidget(m_world, 1, 0, 1, 2);
+    layout->addWidget(m_soFar, 2, 0, 1, 2);
+    layout->addLayout(branchRow, 3, 0, 1, 2);
+    layout->addWidget(m_bars, 4, 0);
+    layout->addLayout(crossColumn, 4, 1);
+    layout->addWidget(m_rows, 5, 0, 1, 2);
+    layout->setRowStretch(4, 3);
+    layout->setRowStretch(5, 2);
     layout->setColumnStretch(0, 3);
     layout->setColumnStretch(1, 2);
     setMinimumSize(560, 400); // its tab page scrolls below this (a 1024 x 600 screen fits)
@@ -134,6 +137,7 @@ int DecodePanel::step() const {
 
 void DecodePanel::setView(const CaptionView& view) {
     m_view = view;
+    m_world->showFor(view.trace);
     m_showBranch = false;
     m_forcedAt = -1;
     m_branchLabel->clear();
@@ -150,6 +154,10 @@ void DecodePanel::setBranch(const CaptionTrace& branch) {
 
 QString DecodePanel::stepText() const {
     return m_soFar->text();
+}
+
+QString DecodePanel::worldNotice() const {
+    return m_world->notice();
 }
 
 QString DecodePanel::branchText() const {
@@ -253,7 +261,9 @@ void DecodePanel::refresh() {
     }
     const QString ablated =
         m_view.headsOff > 0
-            ? tr("<span style='color:#b35900'>[%1 heads off]</span> ").arg(m_view.headsOff)
+            ? tr("<span style='color:#b35900'>[%1]</span> ")
+                  .arg(m_view.headsOff == 1 ? tr("1 head off")
+                                            : tr("%1 heads off").arg(m_view.headsOff))
             : QString();
     m_soFar->setText(ablated + tr("Step %1 of %2: ").arg(t + 1).arg(tr_.steps.size()) +
                      words.join(' '));

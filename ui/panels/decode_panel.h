@@ -21,6 +21,7 @@ class AttentionTile;
 class HeatmapPlot;
 class OpacitySlider;
 class Selection;
+class WorldNotice;
 
 class DecodePanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -44,6 +45,7 @@ class DecodePanel final : public QWidget, public Panel {
     QPoint candidatePoint(int index, double height) const;
     QString branchText() const;
     QString stepText() const; // "Step 3 of 9: …", with the ablation when heads are off
+    QString worldNotice() const; // the out-of-world sentence; empty for in-world images
 
   public slots:
     void first();
@@ -67,6 +69,7 @@ class DecodePanel final : public QWidget, public Panel {
     int m_forcedAt = -1;
     double m_temperature = 1.0;
     std::vector<std::pair<int64_t, double>> m_drawn; // candidates shown: (id, prob)
+    WorldNotice* m_world;
     QLabel* m_soFar;
     QLabel* m_branchLabel;
     QPushButton* m_back;

@@ -270,7 +270,8 @@ void SceneEditor::setView(const CaptionView& view) {
     const bool right = said == m_reference->text();
     const QString ablated =
         view.headsOff > 0
-            ? tr(" <span style='color:#b35900'>[%1 heads off]</span>").arg(view.headsOff)
+            ? tr(" <span style='color:#b35900'>[%1]</span>")
+                  .arg(view.headsOff == 1 ? tr("1 head off") : tr("%1 heads off").arg(view.headsOff))
             : QString();
     m_model->setText(QStringLiteral("%1 <span style='color:%2'>%3</span>%4")
                          .arg(said.toHtmlEscaped(), right ? "#1a9850" : "#d73027",

@@ -84,6 +84,13 @@ QWidget* TrainPanel::buildRecipe() {
     m_preset = new QComboBox;
     m_preset->addItems({tr("Lecture (≈ 5 min, ~90 % exact)"), tr("Quick look (≈ 1.5 min)"),
                         tr("Bundled model's recipe (40 min)"), tr("Custom")});
+    // The times are for two cores the run has to itself; other programs at work slow it down
+    // (the Lecture preset took 14 min beside a busy build). The ETA below is measured.
+    const QString times = tr("Times are for two otherwise idle CPU cores; programs running "
+                             "beside it make it slower (the ETA under the chart is measured).");
+    for (int i = 0; i < 3; ++i)
+        m_preset->setItemData(i, times, Qt::ToolTipRole);
+    m_preset->setToolTip(times);
     m_layers = spin(1, 6);
     m_heads = spin(1, 8);
     m_width = new QComboBox;
@@ -273,7 +280,7 @@ void TrainPanel::onProgress(qint64 step, qint64 steps, double smoothed, double l
     m_plot->graph(0)->addData(double(step), loss);
     m_plot->graph(1)->addData(double(step), smoothed);
     if (!m_pause->isChecked() && m_stop->isEnabled())
-        m_status->setText(tr("Step %1 of %2 · loss %3 · %4 steps/s · ETA %5")
+        m_status->setText(tr("Step %1 of %2 · loss %3 (smoothed) · %4 steps/s · ETA %5")
                               .arg(step)
                               .arg(steps)
                               .arg(smoothed, 0, 'f', 3)

@@ -317,10 +317,15 @@ void MainWindow::showNewView(bool keepSelection) {
 // Wherever a caption is shown the ablation is said: the title, the status bar, the panels.
 void MainWindow::showAblation() {
     const int off = view().headsOff;
-    const QString ablated = off > 0 ? tr(" — %1 heads off").arg(off) : QString();
-    setWindowTitle(
-        tr("CaptionLens — %1 — “%2”%3")
-            .arg(view().imageName, QString::fromStdString(view().trace.text()), ablated));
+    const QString ablated = off == 1  ? tr(" — 1 head off")
+                            : off > 1 ? tr(" — %1 heads off").arg(off)
+                                      : QString();
+    // An image outside the training world: the caption in the title is said to be a guess.
+    const QString guess =
+        view().trace.outOfWorld() ? tr(" (a guess: out of the training world)") : QString();
+    setWindowTitle(tr("CaptionLens — %1 — “%2”%3%4")
+                       .arg(view().imageName, QString::fromStdString(view().trace.text()), guess,
+                            ablated));
     m_ablationBadge->setText(tr("⚠ %1 of %2 heads off").arg(off).arg(view().headCount()));
     m_ablationBadge->setVisible(off > 0);
 }
