@@ -1,9 +1,12 @@
 // The Help menu driven through its real actions: the shortcut list matches the window's actions
 // and shortcuts, About names the versions and the model, Quick Tour opens a sample lesson.
 #include "tests/gui_fixture.h"
+#include "ui/panels/caption_panel.h"
 #include "ui/window/help_dialogs.h"
+#include "ui/window/lesson.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QListWidget>
@@ -124,6 +127,15 @@ void TestHelp::quickTourOpensASampleLesson() {
     QCOMPARE(m_f.window->currentPanel(), QString("scene"));
     QVERIFY(m_f.window->view().valid());
     QVERIFY(m_f.window->lastError().isEmpty());
+    // Issue 37: the lessons opened with auto contrast off, their maps a faint smudge.
+    QCheckBox* contrast = nullptr;
+    for (auto* box : m_f.window->captionPanel()->findChildren<QCheckBox*>())
+        if (box->text().startsWith("Auto contrast"))
+            contrast = box;
+    QVERIFY(contrast);
+    QVERIFY(contrast->isChecked());
+    for (const QString& path : ui::sampleLessons(CL_SOURCE_DIR "/resources/lessons"))
+        QVERIFY2(ui::readLesson(path, CL_SOURCE_DIR "/resources").autoContrast, qPrintable(path));
 }
 
 void TestHelp::lessonTitlesComeFromFileNames() {
