@@ -172,8 +172,15 @@ void TestClassroom::ablationIsVisibleAndTheReferenceFollowsTheImage() {
     QCheckBox* first = heads->headBox(1, 1, 0);
     QCheckBox* second = heads->headBox(1, 1, 1);
     const QPoint secondAt = second->mapTo(w, second->rect().center());
+    // The word and head the class is looking at stay when a head is switched off (issue 37:
+    // the new caption threw them away).
+    w->selection()->setStep(2);
+    w->selection()->setLayerHead(0, 3);
     QTest::mouseClick(first, Qt::LeftButton, {}, first->rect().center());
     QVERIFY(waitView());
+    QCOMPARE(w->selection()->step(), 2);
+    QCOMPARE(w->selection()->layer(), 0);
+    QCOMPARE(w->selection()->head(), 3);
     QTest::qWait(30);
     QCOMPARE(second->mapTo(w, second->rect().center()), secondAt); // nothing moved
     // One head: "1 head off" (issue 37 read "1 heads off" in the title bar).

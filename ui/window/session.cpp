@@ -5,6 +5,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <utility>
 
 namespace cl::ui {
 
@@ -140,6 +141,7 @@ void Session::caption(const CaptionInput& input) {
     if (input.fromEditor && !m_latest.fromEditor && !m_latest.name.isEmpty())
         m_beforeEditor = m_latest; // the way back from the scene editor
     m_latest = input;
+    m_sameInput = false;
     m_mainPrefix.clear(); // a new input starts from its greedy caption
     recaption();
 }
@@ -169,8 +171,10 @@ void Session::requestVariant(int purpose, const std::vector<int64_t>& prefix, bo
 
 void Session::setHeadsOff(const std::vector<uint8_t>& off) {
     m_headsOff = off;
-    if (m_view.valid())
-        recaption();
+    if (!m_view.valid())
+        return;
+    m_sameInput = true; // the class keeps looking at the same word and head
+    recaption();
 }
 
 void Session::compare(int purpose, const QStringList& paths) {
@@ -201,8 +205,10 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     if (id == 0 || id != m_captionId)
         return; // superseded by a newer request
     m_captionId = 0;
-    // While a shape is dragged the word and head stay put, so the class can watch them.
-    const bool keepSelection = m_latest.fromEditor && viewFromEditor() &&
+    // While a shape is dragged, or heads are switched off and on, the word and head stay put,
+    // so the class can watch them change.
+    const bool keepSelection = (std::exchange(m_sameInput, false) ||
+                                (m_latest.fromEditor && viewFromEditor())) &&
                                trace.layers == m_view.trace.layers &&
                                trace.heads == m_view.trace.heads;
     m_shown = m_latest;

@@ -121,6 +121,7 @@ class Session final : public QObject {
     CaptionInput m_beforeEditor;
     std::vector<uint8_t> m_captionHeadsOff; // what the caption in flight was asked with
     std::vector<uint8_t> m_headsOff;
+    bool m_sameInput = false; // the caption in flight re-reads the shown input (heads switched)
     int m_maxLength = 30;
     quint64 m_nextId = 1;
     quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0,
