@@ -24,6 +24,7 @@
 #include <QStatusBar>
 
 #include <cmath>
+#include <qcustomplot.h>
 #include "tests/test_main.h"
 
 using namespace cl;
@@ -113,6 +114,18 @@ void TestClassroom::presenterModeStaysFullScreenAndRestores() {
     auto* caption = w->captionPanel();
     const double headingBefore = largestFont(caption);
     const double chipBefore = caption->chips()->chip(0)->fontInfo().pointSizeF();
+    auto* badge = w->statusBar()->findChild<QLabel*>("ablation");
+    QVERIFY(badge);
+    const double badgeBefore = badge->fontInfo().pointSizeF();
+    const auto penWidths = [w] {
+        QList<double> widths;
+        for (auto* plot : w->findChildren<QCustomPlot*>())
+            for (int i = 0; i < plot->graphCount(); ++i)
+                widths << plot->graph(i)->pen().widthF();
+        return widths;
+    };
+    const QList<double> widthsBefore = penWidths();
+    QVERIFY(widthsBefore.contains(1.0)); // the Train chart's raw loss
     w->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(w));
     QTest::keyClick(w, Qt::Key_F11);
@@ -132,12 +145,24 @@ void TestClassroom::presenterModeStaysFullScreenAndRestores() {
     }
     QVERIFY(w->isFullScreen());
     QVERIFY(w->geometry() == w->screen()->geometry());
+    // A head switched off in presenter mode: the badge appears, at presenter size.
+    w->showPanel("heads");
+    QCheckBox* head = w->headsPanel()->headBox(1, 1, 0);
+    QTest::mouseClick(head, Qt::LeftButton, {}, head->rect().center());
+    QVERIFY(waitView());
+    QVERIFY(badge->isVisible());
     QTest::keyClick(w, Qt::Key_F11);
     QVERIFY(QTest::qWaitFor([&] { return !w->isFullScreen(); }, 3000));
     QTest::qWait(50);
     QCOMPARE(w->geometry(), before);
     w->showPanel("caption");
     QVERIFY(std::abs(caption->chips()->chip(0)->fontInfo().pointSizeF() - chipBefore) < 0.6);
+    // Issue 37: the badge and the "Ablated model" line stayed at presenter size.
+    QVERIFY2(std::abs(badge->fontInfo().pointSizeF() - badgeBefore) < 0.6,
+             qPrintable(QString::number(badge->fontInfo().pointSizeF())));
+    QVERIFY2(largestFont(caption) < headingBefore * 1.1,
+             qPrintable(QString::number(largestFont(caption))));
+    QCOMPARE(penWidths(), widthsBefore); // and the chart lines their own width
 }
 
 void TestClassroom::clickingABarForcesThatWord() {

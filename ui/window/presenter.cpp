@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cl::ui {
@@ -20,6 +21,18 @@ double baseSize(QObject* o, const QFont& current) {
 QFont scaled(QFont f, double base, double factor) {
     f.setPointSizeF(base * factor);
     return f;
+}
+
+// Lines at least 2 px wide times the factor on a projector, their own width otherwise (the
+// Train chart's 1 px raw-loss line came back 2 px wide after presenter mode).
+QPen scaledPen(QObject* o, QPen pen, double factor) {
+    QVariant base = o->property("cl_basePenWidth");
+    if (!base.isValid()) {
+        base = pen.widthF();
+        o->setProperty("cl_basePenWidth", base);
+    }
+    pen.setWidthF(factor == 1.0 ? base.toDouble() : std::max(base.toDouble(), 2.0) * factor);
+    return pen;
 }
 
 void scaleAxis(QCPAxis* axis, double factor) {
@@ -43,17 +56,11 @@ void scalePlot(QCustomPlot* plot, double factor) {
     if (plot->legend && plot->legend->visible())
         plot->legend->setFont(
             scaled(plot->legend->font(), baseSize(plot->legend, plot->legend->font()), factor));
-    for (int i = 0; i < plot->graphCount(); ++i) {
-        QPen pen = plot->graph(i)->pen();
-        pen.setWidthF(2.0 * factor);
-        plot->graph(i)->setPen(pen);
-    }
+    for (int i = 0; i < plot->graphCount(); ++i)
+        plot->graph(i)->setPen(scaledPen(plot->graph(i), plot->graph(i)->pen(), factor));
     for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i))) {
-            QPen pen = rect->pen();
-            pen.setWidthF(2.0 * factor);
-            rect->setPen(pen);
-        }
+        if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i)))
+            rect->setPen(scaledPen(rect, rect->pen(), factor));
     // Plots fit their titles and tick labels to their size on resize: tell them to refit.
     QResizeEvent refit(plot->size(), plot->size());
     QCoreApplication::sendEvent(plot, &refit);
@@ -80,8 +87,15 @@ void scaleWidget(QWidget* w, double factor) {
 }
 
 void applyPresenterScale(QWidget* root, double factor) {
+    const auto widgets = root->findChildren<QWidget*>();
+    // Base sizes first: a font set only in part (bold, as the ablation badge's) still takes its
+    // size from the window, so read after the window's font changed it was the presenter size,
+    // and leaving presenter mode kept it.
+    for (auto* w : widgets)
+        if (w->testAttribute(Qt::WA_SetFont))
+            baseSize(w, w->font());
     root->setFont(scaled(root->font(), baseSize(root, root->font()), factor));
-    for (auto* w : root->findChildren<QWidget*>())
+    for (auto* w : widgets)
         scaleWidget(w, factor);
     for (auto* plot : root->findChildren<QCustomPlot*>())
         scalePlot(plot, factor);
