@@ -9,6 +9,12 @@
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QSettings>
+#include <QTimer>
+#include <QTemporaryDir>
+#include <QDir>
+#include <QApplication>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -51,6 +57,7 @@ class TestHelp : public QObject {
     void shortcutsListEveryActionWithAShortcut();
     void aboutNamesVersionsAndModel();
     void quickTourOpensASampleLesson();
+    void openDialogsStartInTheBundledFolders();
     void lessonTitlesComeFromFileNames();
 
   private:
@@ -136,6 +143,42 @@ void TestHelp::quickTourOpensASampleLesson() {
     QVERIFY(contrast->isChecked());
     for (const QString& path : ui::sampleLessons(CL_SOURCE_DIR "/resources/lessons"))
         QVERIFY2(ui::readLesson(path, CL_SOURCE_DIR "/resources").autoContrast, qPrintable(path));
+}
+
+// Issue 37: the Open dialogs started in the folder the program was started from. Triggered as a
+// person does, each dialog is read and closed: the bundled folder first, then the folder of the
+// newest recent file.
+void TestHelp::openDialogsStartInTheBundledFolders() {
+    auto* w = m_f.window.get();
+    w->setResourceDir(CL_SOURCE_DIR "/resources");
+    QSettings().remove("recentImages");
+    QSettings().remove("recentCheckpoints");
+    const auto startFolder = [&](const char* menu, const char* item) {
+        QString folder;
+        QTimer::singleShot(200, [&] {
+            if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                folder = dialog->directory().absolutePath();
+                dialog->reject();
+            }
+        });
+        QAction* action = nullptr;
+        for (auto* a : w->menuBar()->actions())
+            if (a->text().remove('&') == menu)
+                for (auto* sub : a->menu()->actions())
+                    if (sub->text().remove('&').startsWith(item))
+                        action = sub;
+        if (action)
+            action->trigger();
+        return folder;
+    };
+    const QString resources = QDir(CL_SOURCE_DIR "/resources").absolutePath();
+    QCOMPARE(startFolder("File", "Open Image"), resources + "/samples");
+    QCOMPARE(startFolder("File", "Open Checkpoint"), resources + "/models");
+    QCOMPARE(startFolder("File", "Open Lesson"), resources + "/lessons");
+    QTemporaryDir elsewhere;
+    QSettings().setValue("recentImages", QStringList{elsewhere.filePath("photo.jpg")});
+    QCOMPARE(startFolder("File", "Open Image"), QDir(elsewhere.path()).absolutePath());
+    QSettings().remove("recentImages");
 }
 
 void TestHelp::lessonTitlesComeFromFileNames() {

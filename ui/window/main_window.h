@@ -89,6 +89,9 @@ class MainWindow final : public QMainWindow {
     // Where the bundled models, samples and lessons are (Help ▸ Quick Tour).
     void setResourceDir(const QString& dir) { m_resourceDir = dir; }
     QString resourceDir() const { return m_resourceDir; }
+    // Where an Open dialog starts: the newest recent file's folder under `recentKey` in the
+    // settings, else the bundled folder `bundled` (samples, models, lessons) of the resources.
+    QString dialogFolder(const QString& recentKey, const QString& bundled) const;
 
   public slots:
     void onCompared(const cl::ui::CompareResult& result);

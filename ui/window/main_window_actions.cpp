@@ -48,15 +48,16 @@ void MainWindow::buildActions() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* openImage = file->addAction(tr("Open &Image…"), this, [this] {
         const auto p = QFileDialog::getOpenFileName(
-            this, tr("Open image"), {},
+            this, tr("Open image"), dialogFolder(QStringLiteral("recentImages"), "samples"),
             tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.ppm *.pgm *.webp);;All files (*)"));
         if (!p.isEmpty())
             this->openImage(p);
     });
     openImage->setShortcut(QKeySequence::Open);
     auto* openCk = file->addAction(tr("Open &Checkpoint…"), this, [this] {
-        const auto p = QFileDialog::getOpenFileName(this, tr("Open checkpoint"), {},
-                                                    tr("Checkpoints (*.pt *.pth);;All files (*)"));
+        const auto p = QFileDialog::getOpenFileName(
+            this, tr("Open checkpoint"), dialogFolder(QStringLiteral("recentCheckpoints"), "models"),
+            tr("Checkpoints (*.pt *.pth);;All files (*)"));
         if (!p.isEmpty())
             openCheckpoint(p);
     });
@@ -223,6 +224,18 @@ void MainWindow::buildStatusBar() {
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_modelLabel);
     showBusy({});
+}
+
+// Where an Open dialog starts: the folder of the newest recent file of that kind, else the
+// bundled one (samples, models, lessons), not wherever the program was started from.
+QString MainWindow::dialogFolder(const QString& recentKey, const QString& bundled) const {
+    for (const QString& path : QSettings().value(recentKey).toStringList()) {
+        const QFileInfo file(path);
+        if (file.dir().exists())
+            return file.absolutePath();
+    }
+    const QString folder = m_resourceDir + '/' + bundled;
+    return m_resourceDir.isEmpty() || !QFileInfo(folder).isDir() ? QString() : folder;
 }
 
 void MainWindow::rememberRecent(const QString& key, const QString& path) {

@@ -43,7 +43,9 @@ void MainWindow::buildTeachingPanels() {
     });
     connect(m_comparePanel, &ComparePanel::addRequested, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Add checkpoints to compare"), {}, tr("Checkpoints (*.pt *.pth)"));
+            this, tr("Add checkpoints to compare"),
+            dialogFolder(QStringLiteral("recentCheckpoints"), "models"),
+            tr("Checkpoints (*.pt *.pth)"));
         if (!paths.isEmpty())
             m_comparePanel->addPaths(paths);
     });
@@ -75,7 +77,9 @@ void MainWindow::buildLessonActions(QMenu* file) {
     file->addSeparator();
     file->addAction(tr("Open &Lesson…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
         const QString p =
-            QFileDialog::getOpenFileName(this, tr("Open lesson"), {}, tr("Lessons (*.cllesson)"));
+            QFileDialog::getOpenFileName(this, tr("Open lesson"),
+                                         dialogFolder(QStringLiteral("recentLessons"), "lessons"),
+                                         tr("Lessons (*.cllesson)"));
         if (!p.isEmpty())
             openLesson(p);
     });
