@@ -2,10 +2,12 @@
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
 #include "ui/math/natural_order.h"
+#include "ui/panels/heads_panel.h"
 #include "ui/panels/selection.h"
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 #include <cmath>
 #include "tests/test_main.h"
@@ -37,6 +39,7 @@ CaptionTrace tinyTrace() {
 class TestUiLogic : public QObject {
     Q_OBJECT
   private slots:
+    void headsPanelShowsUnk();
     void viridisEnds();
     void colourRanges();
     void overlayFollowsAttention();
@@ -180,6 +183,21 @@ void TestUiLogic::naturalOrderIsLocaleFree() {
     QVERIFY(ui::naturalCompare("X1", "x1") < 0); // a tie in all else goes by code point
     QVERIFY(ui::naturalCompare("x1", "x1a") < 0);
     QLocale::setDefault(QLocale::system());
+}
+
+// Issue 42: the Heads panel's caption must show "<UNK>" as the Caption panel does (a word of the
+// vocabulary in a rich-text label is escaped, never read as a tag).
+void TestUiLogic::headsPanelShowsUnk() {
+    HeadsPanel panel;
+    CaptionView view;
+    view.trace = tinyTrace();
+    view.trace.steps[0].token = "<UNK>";
+    view.model.path = "model.pt";
+    panel.setView(view);
+    QVERIFY2(panel.captionsText().contains("&lt;UNK&gt;"), qPrintable(panel.captionsText()));
+    QTextDocument shown;
+    shown.setHtml(panel.captionsText());
+    QVERIFY2(shown.toPlainText().contains("<UNK>"), qPrintable(shown.toPlainText()));
 }
 
 CL_TEST_MAIN(TestUiLogic)
