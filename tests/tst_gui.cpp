@@ -279,11 +279,14 @@ void TestGui::beamHypothesisShowsEverywhere() {
     QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(m_f.window->view().trace.text()), wanted,
                               30000);
     QCOMPARE(m_f.window->captionPanel()->captionText(), wanted);
+    // Issue 37: the Caption panel said nothing of the caption not being the greedy one.
+    QVERIFY(m_f.window->captionPanel()->beamText().contains("not the greedy caption"));
     QCOMPARE(list->count(), int(panel->hypotheses().size())); // kept: the same image
     QVERIFY(panel->greedyButton()->isEnabled());
     QTest::mouseClick(panel->greedyButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(m_f.window->view().trace.text()), greedy,
                               30000);
+    QVERIFY(m_f.window->captionPanel()->beamText().isEmpty());
     // The tree: <START>, then every step's candidates under their parents.
     QCOMPARE(panel->tree()->topLevelItemCount(), 1);
     QVERIFY(panel->tree()->topLevelItem(0)->childCount() >= 2);

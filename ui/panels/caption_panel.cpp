@@ -42,6 +42,12 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     m_ablation->setWordWrap(true);
     setTextColour(m_ablation, QColor(0xb3, 0x59, 0x00), true);
     m_ablation->setVisible(false);
+    m_beam = new QLabel(tr("A beam-search hypothesis chosen on the Beam tab, not the greedy "
+                           "caption (Back to greedy there returns to it)"),
+                        this);
+    m_beam->setWordWrap(true);
+    setTextColour(m_beam, QColor(0x1f, 0x4e, 0x9a), true);
+    m_beam->setVisible(false);
     m_layer = new QComboBox(this);
     m_head = new QComboBox(this);
     m_opacity = new QSlider(Qt::Horizontal, this);
@@ -80,6 +86,7 @@ CaptionPanel::CaptionPanel(Selection* selection, QWidget* parent)
     layout->addWidget(m_caption);
     layout->addWidget(m_world);
     layout->addWidget(m_ablation);
+    layout->addWidget(m_beam);
     layout->addWidget(
         new QLabel(tr("Hover or click a word to see where it looked in the image:"), this));
     layout->addWidget(m_chips);
@@ -107,6 +114,10 @@ QString CaptionPanel::captionText() const {
 
 QString CaptionPanel::ablationText() const {
     return m_ablation->isVisibleTo(this) ? m_ablation->text() : QString();
+}
+
+QString CaptionPanel::beamText() const {
+    return m_beam->isVisibleTo(this) ? m_beam->text() : QString();
 }
 
 QString CaptionPanel::scaleLabel() const {
@@ -153,6 +164,7 @@ void CaptionPanel::setView(const CaptionView& view) {
                               .arg(view.imageName.toHtmlEscaped()));
     m_world->showFor(view.trace);
     m_ablation->setVisible(view.headsOff > 0);
+    m_beam->setVisible(view.beamHypothesis);
     m_ablation->setText(tr("Ablated model: %1 of %2 heads switched off (Heads tab)")
                             .arg(view.headsOff)
                             .arg(view.headCount()));

@@ -29,6 +29,7 @@ class CaptionPanel final : public QWidget, public Panel {
     AttentionTile* imageTile() const { return m_image; }
     QString captionText() const;
     QString ablationText() const; // empty when every head is on
+    QString beamText() const;     // empty unless a beam hypothesis is on screen
     QString scaleLabel() const;   // the colour bar's label: which scale is in force
     QString worldNotice() const;  // the out-of-world sentence; empty for in-world images
 
@@ -46,6 +47,7 @@ class CaptionPanel final : public QWidget, public Panel {
     QLabel* m_note;
     WorldNotice* m_world; // the out-of-world sentence
     QLabel* m_ablation; // says so when heads are switched off
+    QLabel* m_beam;     // says so when a beam hypothesis is on screen
     QComboBox* m_layer;
     QComboBox* m_head;
     QSlider* m_opacity;

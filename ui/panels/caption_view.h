@@ -13,6 +13,7 @@ struct CaptionView {
     CaptionTrace trace;
     ModelInfo model;
     int headsOff = 0; // heads switched off for this caption (Head ablation); shown everywhere
+    bool beamHypothesis = false; // a hypothesis chosen on the Beam tab, not the greedy caption
     bool valid() const { return !trace.steps.empty(); }
     int headCount() const { return int(trace.layers * 2 * trace.heads); } // self + cross
     bool hasSpatialMemory() const { return trace.gridSide > 0 && !image.isNull(); }

@@ -155,6 +155,7 @@ void Session::recaption() {
     const CaptionRequest r = makeRequest(CaptionRequest::Main, m_latest);
     m_captionId = r.id;
     m_captionHeadsOff = r.options.headsOff;
+    m_captionBeam = r.beamChoice;
     emit busyChanged(tr("Captioning %1…").arg(m_latest.name));
     emit captionRequested(r);
 }
@@ -217,6 +218,7 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     m_view.trace = trace;
     m_view.model = m_model;
     m_view.headsOff = int(std::count(m_captionHeadsOff.begin(), m_captionHeadsOff.end(), 1));
+    m_view.beamHypothesis = m_captionBeam;
     emit busyChanged({});
     emit viewChanged(keepSelection);
     if (m_view.headsOff > 0) { // what every head says about the same input, for comparison

@@ -121,6 +121,7 @@ class Session final : public QObject {
     CaptionInput m_beforeEditor;
     std::vector<uint8_t> m_captionHeadsOff; // what the caption in flight was asked with
     std::vector<uint8_t> m_headsOff;
+    bool m_captionBeam = false; // the caption in flight is a beam hypothesis (m_mainPrefix)
     bool m_sameInput = false; // the caption in flight re-reads the shown input (heads switched)
     int m_maxLength = 30;
     quint64 m_nextId = 1;
