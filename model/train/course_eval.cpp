@@ -41,21 +41,18 @@ bool exactIn(const Words& hyp, const std::vector<Words>& refs) {
     return std::find(refs.begin(), refs.end(), hyp) != refs.end();
 }
 
-// One image's caption against its references: BLEU-1 as the course scores it (<UNK> dropped),
-// exact match on the words as said (<UNK> kept).
-CourseImageScore scoreImage(int64_t image, const CaptionTrace& trace,
-                            const std::vector<std::vector<int64_t>>& refsIds,
-                            const Vocabulary& vocab) {
+// One image's caption against its references: BLEU-1 as the course scores it (`hyp` and `refs`:
+// <UNK> dropped), exact match on the words as said (<UNK> kept).
+CourseImageScore scoreImage(int64_t image, const CaptionTrace& trace, const Words& ids,
+                            const std::vector<std::vector<int64_t>>& refsIds, const Words& hyp,
+                            const std::vector<Words>& refs, const Vocabulary& vocab) {
     CourseImageScore s;
     s.image = image;
     s.caption = trace.text();
-    std::vector<Words> scored;
-    for (const auto& ref : refsIds) {
-        scored.push_back(scoredWords(ref, vocab));
+    for (const auto& ref : refsIds)
         s.references.push_back(captionText(ref, vocab));
-    }
-    s.bleu1 = sentenceBleu1(scoredWords(traceIds(trace), vocab), scored);
-    s.exact = exactMatch(traceIds(trace), refsIds, vocab);
+    s.bleu1 = sentenceBleu1(hyp, refs);
+    s.exact = exactMatch(ids, refsIds, vocab);
     return s;
 }
 
@@ -118,11 +115,13 @@ CourseEvalResult evaluateCourse(Captioner& model, const CourseData& data,
         const auto traces = model.captionFeatures(rows, count, decode);
         for (size_t i = first; i < end; ++i) {
             const auto refsIds = data.references(o.split, images[i]);
-            const CourseImageScore s = scoreImage(images[i], traces[i - first], refsIds, vocab);
             std::vector<Words> refs;
             for (const auto& ref : refsIds)
                 refs.push_back(scoredWords(ref, vocab));
-            const Words hyp = scoredWords(traceIds(traces[i - first]), vocab);
+            const Words ids = traceIds(traces[i - first]);
+            const Words hyp = scoredWords(ids, vocab);
+            const CourseImageScore s =
+                scoreImage(images[i], traces[i - first], ids, refsIds, hyp, refs, vocab);
             corpus.add(hyp, refs);
             r.bleu1 += s.bleu1;
             r.exact += s.exact ? 1 : 0;
