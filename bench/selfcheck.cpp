@@ -7,8 +7,8 @@
 // --features gives a feature checkpoint its input rows; --tokens-out writes the greedy tokens of
 // every row (30 steps, never stopping, like the seed's sample()), one line of ids per row, so a
 // script can check them against the seed's code on the same device (bench/gpu.sh).
-#include "model/api/benchmark.h"
-#include "model/api/npy.h"
+#include "model/bench/benchmark.h"
+#include "model/data/npy.h"
 #include "model/api/threads.h"
 #include "model/decode/fast_decode.h"
 #include "model/decode/greedy.h"

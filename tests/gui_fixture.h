@@ -1,7 +1,7 @@
 #pragma once
 // A real window with its model worker thread on the bundled model, for GUI tests (offscreen).
 #include "app/gui/wiring.h"
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/window/main_window.h"
 

@@ -2,7 +2,7 @@
 // A held-out shapes scene (varied world unless told) as a captioner's input, for tests of the
 // model's plain-value API.
 #include "model/api/captioner.h"
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 namespace cltest {
 

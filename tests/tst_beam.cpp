@@ -1,7 +1,7 @@
 // Beam search (issue 18): width 1 is greedy decoding exactly, a wide enough beam is exhaustive
 // search, the tree is consistent, and the CLI's --beam and --length-penalty.
 #include "model/api/captioner.h"
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "model/decode/beam.h"
 #include "tests/cli_run.h"
 #include "tests/scene_image.h"

@@ -2,7 +2,7 @@
 // through the real window and its workers (offscreen).
 #include "model/io/checkpoint.h" // LibTorch before Qt: its headers use the word `slots`
 
-#include "model/api/comparison.h"
+#include "model/evaluation/comparison.h"
 #include "app/gui/screenshot.h"
 #include "tests/gui_fixture.h"
 #include "ui/panels/compare_panel.h"

@@ -5,8 +5,8 @@
 
 #include "app/common/vocab_json.h"
 #include "model/api/captioner.h"
-#include "model/api/course_data.h"
-#include "model/api/npy.h"
+#include "model/data/course_data.h"
+#include "model/data/npy.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "ui/imaging/image_loader.h"

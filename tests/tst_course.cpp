@@ -1,9 +1,9 @@
 // Students' own course files (issue 19): a course-shaped coco_captioning folder written by
 // tests/course_data.py with h5py, and a course model it trained for 300 steps in PyTorch. The CLI
 // must read the folder as it is and score the model exactly as the Python reference does.
-#include "model/api/checkpoint_tools.h"
-#include "model/api/course_eval.h"
-#include "model/api/vocabulary.h"
+#include "model/evaluation/checkpoint_tools.h"
+#include "model/evaluation/course_eval.h"
+#include "model/core/vocabulary.h"
 
 #include <QDir>
 #include <QFile>

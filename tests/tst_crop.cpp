@@ -1,7 +1,7 @@
 // Cutting the empty background off a long canvas before the letterbox (model/nn/content_crop.h):
 // what is cut, what never is, and how the encoder's cells map back through the cut.
-#include "model/api/letterbox.h"
-#include "model/api/scene.h"
+#include "model/core/letterbox.h"
+#include "model/shapes/scene.h"
 #include "model/nn/content_crop.h"
 #include "model/nn/image_encoder.h"
 

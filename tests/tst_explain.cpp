@@ -4,7 +4,7 @@
 // game, captionlens-cli explain (JSON, PNG, refusals) and eval --explain (the Q.K walkthrough:
 // tst_walkthrough.cpp; head importance: tst_heads.cpp).
 #include "model/api/captioner.h"
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "model/explain/maps.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"

@@ -2,9 +2,9 @@
 // the real CLI in a child process, which must end within 10 s, below 512 MB of peak memory
 // (getrusage of that child through wait4), with exit status 1 and one readable line naming the
 // problem. Writes go to FIFOs, symbolic links and "-" in a temporary folder, never to a device.
-#include "model/api/config.h"
-#include "model/api/errors.h"
-#include "model/api/vocabulary.h"
+#include "model/core/config.h"
+#include "model/core/errors.h"
+#include "model/core/vocabulary.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "test_util.h"

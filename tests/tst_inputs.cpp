@@ -1,7 +1,7 @@
 // Feature files, vocabularies and images: good ones read correctly, bad ones give one clear line.
 #include "app/common/vocab_json.h"
-#include "model/api/npy.h"
-#include "model/api/vocabulary.h"
+#include "model/data/npy.h"
+#include "model/core/vocabulary.h"
 #include "ui/imaging/image_loader.h"
 
 #include <QBuffer>

@@ -1,7 +1,7 @@
 // The C++ model against goldens of tests/reference.py (the seed code in PyTorch), tolerance 1e-5.
 #include "tests/test_util.h"
 
-#include "model/api/vocabulary.h"
+#include "model/core/vocabulary.h"
 #include "model/decode/fast_decode.h"
 #include "model/decode/greedy.h"
 #include "model/decode/step_choice.h"

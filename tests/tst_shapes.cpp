@@ -3,13 +3,13 @@
 #include "tests/test_main.h"
 
 #include "model/api/captioner.h"
-#include "model/api/evaluation.h"
-#include "model/api/robustness.h"
-#include "model/api/scene.h"
+#include "model/evaluation/evaluation.h"
+#include "model/evaluation/robustness.h"
+#include "model/shapes/scene.h"
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
 #include "model/novelty/caption_check.h"
-#include "model/shapes/shapes_data.h"
+#include "model/dataset/shapes_data.h"
 
 #include <QDir>
 #include <QFile>

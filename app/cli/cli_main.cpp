@@ -1,6 +1,6 @@
 // captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
 #include "app/cli/commands.h"
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 
 #include "model/api/threads.h"
 

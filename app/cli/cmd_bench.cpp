@@ -1,6 +1,6 @@
 #include "app/cli/commands.h"
-#include "model/api/benchmark.h"
-#include "model/api/npy.h"
+#include "model/bench/benchmark.h"
+#include "model/data/npy.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,6 +1,6 @@
 #include "app/cli/commands.h"
-#include "model/api/checkpoint_tools.h"
-#include "model/api/errors.h"
+#include "model/evaluation/checkpoint_tools.h"
+#include "model/core/errors.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,10 +1,10 @@
 #include "app/cli/commands.h"
 #include "app/common/trace_json.h"
 #include "model/api/captioner.h"
-#include "model/api/course_data.h"
-#include "model/api/course_eval.h"
-#include "model/api/errors.h"
-#include "model/api/npy.h"
+#include "model/data/course_data.h"
+#include "model/evaluation/course_eval.h"
+#include "model/core/errors.h"
+#include "model/data/npy.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>

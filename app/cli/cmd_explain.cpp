@@ -2,8 +2,8 @@
 #include "app/cli/explain_overlay.h"
 #include "app/common/explain_json.h"
 #include "model/api/captioner.h"
-#include "model/api/errors.h"
-#include "model/api/files.h"
+#include "model/core/errors.h"
+#include "model/core/files.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>

@@ -1,7 +1,7 @@
 #include "app/cli/commands.h"
 #include "model/api/captioner.h"
-#include "model/api/errors.h"
-#include "model/api/json_limits.h"
+#include "model/core/errors.h"
+#include "model/core/json_limits.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

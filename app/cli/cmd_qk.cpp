@@ -1,7 +1,7 @@
 #include "app/cli/commands.h"
 #include "model/api/captioner.h"
-#include "model/api/errors.h"
-#include "model/api/npy.h"
+#include "model/core/errors.h"
+#include "model/data/npy.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>

@@ -1,5 +1,5 @@
 #include "app/cli/commands.h"
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/imaging/image_writer.h"
 

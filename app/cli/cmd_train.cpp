@@ -1,7 +1,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/train_parallel.h"
 #include "app/cli/train_quality.h"
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 #include "model/api/threads.h"
 #include "model/api/trainer.h"
 

@@ -2,9 +2,9 @@
 // important first, as a table or JSON; --store keeps the figures in the checkpoint for the
 // Heads panel.
 #include "app/cli/commands.h"
-#include "model/api/checkpoint_tools.h"
-#include "model/api/errors.h"
-#include "model/api/head_importance.h"
+#include "model/evaluation/checkpoint_tools.h"
+#include "model/core/errors.h"
+#include "model/evaluation/head_importance_eval.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "app/cli/explain_overlay.h"
 
-#include "model/api/letterbox.h"
+#include "model/core/letterbox.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "app/cli/train_quality.h"
 
 #include "model/api/captioner.h"
-#include "model/api/evaluation.h"
+#include "model/evaluation/evaluation.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // train --until-exact (issue 17, time to quality): after each save, the checkpoint's exact match
 // on held-out scenes of the training world; the run stops once it reaches the target. Reports
 // the wall time and steps it took, and how much of that time went into evaluating.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <chrono>
 #include <cstdint>

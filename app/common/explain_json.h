@@ -1,6 +1,6 @@
 #pragma once
 // The CLI's JSON form of a word's explanation (captionlens-cli explain).
-#include "model/api/explain.h"
+#include "model/core/explain.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The CLI's JSON form of a decode (also used by tests and lesson files).
-#include "model/api/beam.h"
-#include "model/api/trace.h"
+#include "model/core/beam.h"
+#include "model/core/trace.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "app/common/vocab_json.h"
 
-#include "model/api/json_limits.h"
-#include "model/api/files.h"
+#include "model/core/json_limits.h"
+#include "model/core/files.h"
 
 #include <nlohmann/json.hpp>
 

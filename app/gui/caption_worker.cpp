@@ -1,6 +1,6 @@
 #include "app/gui/caption_worker.h"
 
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 
 namespace cl {
 

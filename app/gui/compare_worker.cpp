@@ -1,6 +1,6 @@
 #include "app/gui/compare_worker.h"
 
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 
 #include <QFileInfo>
 

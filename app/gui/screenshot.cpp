@@ -1,6 +1,6 @@
 #include "app/gui/screenshot.h"
 
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 #include "ui/imaging/image_writer.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/scene_editor.h"

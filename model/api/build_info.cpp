@@ -1,6 +1,6 @@
 #include "model/api/build_info.h"
 
-#include "model/decode/fast_weights.h"
+#include "model/nn/fast_weights.h"
 
 #include <torch/version.h>
 

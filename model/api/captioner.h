@@ -1,13 +1,13 @@
 #pragma once
 // The facade of model/: load a checkpoint, caption images or feature rows, get plain traces.
 // No torch types cross this header, so the GUI and the CLI include it freely.
-#include "model/api/beam.h"
-#include "model/api/config.h"
-#include "model/api/explain.h"
-#include "model/api/head_importance.h"
-#include "model/api/trace.h"
-#include "model/api/vocabulary.h"
-#include "model/api/walkthrough.h"
+#include "model/core/beam.h"
+#include "model/core/config.h"
+#include "model/core/explain.h"
+#include "model/core/head_importance.h"
+#include "model/core/trace.h"
+#include "model/core/vocabulary.h"
+#include "model/core/walkthrough.h"
 
 #include <memory>
 

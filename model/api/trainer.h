@@ -1,8 +1,9 @@
 #pragma once
 // Training an image captioning model from scratch on the shapes world (fresh scenes every batch),
 // with AdamW, linear warm-up and cosine decay, loss ignoring <NULL>, atomic checkpoints and resume.
-#include "model/api/config.h"
-#include "model/api/scene.h"
+#include "model/core/config.h"
+#include "model/core/parallel_options.h"
+#include "model/shapes/scene.h"
 
 #include <functional>
 #include <string>
@@ -22,13 +23,6 @@ struct TrainProgress {
 
 // Data-parallel training (LibTorch's c10d): every rank runs the same command with its own rank;
 // rank 0 hosts the rendezvous (a TCPStore at host:port) and writes the checkpoints.
-struct ParallelOptions {
-    int64_t worldSize = 1, rank = 0;
-    std::string host = "127.0.0.1";
-    int port = 29500;
-    double timeoutSeconds = 300; // rendezvous and every collective; then the rank gives up
-};
-
 struct TrainOptions {
     int64_t steps = 12000;
     int64_t batch = 32; // per rank: a step sees batch x worldSize scenes

@@ -1,6 +1,6 @@
-#include "model/api/benchmark.h"
+#include "model/bench/benchmark.h"
 
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
@@ -10,7 +10,7 @@
 #include "model/nn/captioning_transformer.h"
 #include "model/novelty/caption_check.h"
 #include "model/novelty/world_stats.h"
-#include "model/shapes/shapes_data.h"
+#include "model/dataset/shapes_data.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // selfCheck() of benchmark.h: invariants of the model on any device, no files needed.
-#include "model/api/benchmark.h"
+#include "model/bench/benchmark.h"
 
 #include "model/decode/greedy.h"
 #include "model/nn/captioning_transformer.h"

@@ -1,7 +1,7 @@
 #include "model/decode/beam.h"
 
 #include "model/decode/greedy.h"
-#include "model/decode/linear_rows.h"
+#include "model/nn/linear_rows.h"
 
 #include <algorithm>
 #include <cmath>

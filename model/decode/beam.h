@@ -1,8 +1,8 @@
 #pragma once
 // Beam search over the cached decoder: K hypotheses advance as one batch, their key/value caches
 // reordered to follow their parents.
-#include "model/api/beam.h"
-#include "model/api/vocabulary.h"
+#include "model/core/beam.h"
+#include "model/core/vocabulary.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl {

@@ -1,6 +1,6 @@
 #include "model/decode/fast_decode.h"
 
-#include "model/decode/attention_cpu.h"
+#include "model/nn/attention_cpu.h"
 
 #include <cmath>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "model/decode/greedy.h"
 
 #include "model/decode/fast_decode.h"
-#include "model/decode/linear_rows.h"
+#include "model/nn/linear_rows.h"
 #include "model/decode/step_choice.h"
 #include "model/decode/step_source.h"
 

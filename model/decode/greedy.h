@@ -1,7 +1,7 @@
 #pragma once
 // Greedy decoding with a full trace (chosen token, its probability, top-k, every attention row).
-#include "model/api/trace.h"
-#include "model/api/vocabulary.h"
+#include "model/core/trace.h"
+#include "model/core/vocabulary.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl {

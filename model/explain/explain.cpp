@@ -1,6 +1,6 @@
 #include "model/explain/explain.h"
 
-#include "model/api/letterbox.h"
+#include "model/core/letterbox.h"
 #include "model/explain/maps.h"
 
 #include <chrono>

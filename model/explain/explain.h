@@ -2,7 +2,7 @@
 // One word's explanation: every method of api/explain.h on the model's input tensor, with the
 // pointing game and the faithfulness curves. The caller has switched the model's heads and
 // positional encoding as the caption was decoded, with autograd on (captioner.cpp).
-#include "model/api/explain.h"
+#include "model/core/explain.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl::explain {

@@ -1,7 +1,7 @@
 #pragma once
 // Head importance on tensors (model/api/head_importance.h has the plain-value side).
-#include "model/api/head_importance.h"
-#include "model/api/trace.h"
+#include "model/core/head_importance.h"
+#include "model/core/trace.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl::explain {

@@ -1,7 +1,7 @@
 #pragma once
 // The Q . K walkthrough (api/walkthrough.h) on tensors: a teacher-forced pass up to the chosen
 // layer, then the chosen head's numbers step by step.
-#include "model/api/walkthrough.h"
+#include "model/core/walkthrough.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl::explain {

@@ -3,7 +3,7 @@
 //   {"format": "captionlens-checkpoint", "version": 1, "config": {...}, "vocab": [words by id],
 //    "state_dict": {course key: tensor}, "metadata": {...}, optionally "world_stats": {name: tensor}}
 // and the course's bare state_dict (torch.save(model.state_dict(), f)), which import converts.
-#include "model/api/config.h"
+#include "model/core/config.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Course state_dicts carry no config: every shape is read off the tensors (checkpoint.h).
 
-#include "model/api/errors.h"
-#include "model/api/fail.h"
+#include "model/core/errors.h"
+#include "model/core/fail.h"
 #include "model/io/checkpoint.h"
 
 #include <stdexcept>

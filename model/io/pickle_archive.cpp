@@ -1,8 +1,8 @@
 #include "model/io/pickle_archive.h"
 
-#include "model/api/errors.h"
-#include "model/api/fail.h"
-#include "model/api/files.h"
+#include "model/core/errors.h"
+#include "model/core/fail.h"
+#include "model/core/files.h"
 #include "model/io/pickle_reader.h"
 #include "model/io/zip_directory.h"
 

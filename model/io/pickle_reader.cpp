@@ -1,7 +1,7 @@
 #include "model/io/pickle_reader.h"
 
-#include "model/api/errors.h"
-#include "model/api/fail.h"
+#include "model/core/errors.h"
+#include "model/core/fail.h"
 #include "model/io/pickle_tensor.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "model/io/zip_directory.h"
 
-#include "model/api/errors.h"
+#include "model/core/errors.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "model/nn/attention.h"
 
-#include "model/decode/attention_cpu.h"
-#include "model/decode/linear_rows.h"
+#include "model/nn/attention_cpu.h"
+#include "model/nn/linear_rows.h"
 
 #include <cmath>
 

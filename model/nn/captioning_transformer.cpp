@@ -1,6 +1,6 @@
 #include "model/nn/captioning_transformer.h"
 
-#include "model/decode/linear_rows.h"
+#include "model/nn/linear_rows.h"
 
 namespace cl {
 

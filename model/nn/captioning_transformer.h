@@ -2,7 +2,7 @@
 // The seed's CaptioningTransformer. Parameter names are the course's state_dict keys
 // (visual_projection, embedding, positional_encoding.pe, transformer.layers.i.*, output), plus
 // encoder.* for our image models.
-#include "model/decode/fast_weights.h"
+#include "model/nn/fast_weights.h"
 #include "model/nn/decoder_layer.h"
 #include "model/nn/image_encoder.h"
 #include "model/nn/positional_encoding.h"

@@ -4,7 +4,7 @@
 // Letterboxing a 3:1 slide shrinks its objects to a third of what a square canvas gives them;
 // cropping the empty background first keeps them as large as on a square. The short side is never
 // cut, so an object's size relative to it (what "small" and "large" mean) does not change.
-#include "model/api/letterbox.h"
+#include "model/core/letterbox.h"
 
 #include <cstdint>
 

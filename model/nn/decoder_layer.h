@@ -3,7 +3,7 @@
 //   x = LN1(x + Drop(SelfAttn(x, causal)))
 //   x = LN2(x + Drop(CrossAttn(x, memory)))
 //   x = LN3(x + Drop(W2 Drop(act(W1 x))))
-#include "model/api/config.h"
+#include "model/core/config.h"
 #include "model/nn/attention.h"
 
 namespace cl {

@@ -1,6 +1,6 @@
 #include "model/nn/image_encoder.h"
 
-#include "model/api/letterbox.h"
+#include "model/core/letterbox.h"
 #include "model/nn/content_crop.h"
 #include "model/nn/positional_encoding.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 // Our image encoder (not in the course): a small CNN whose output is a grid of feature tokens with
 // a fixed 2D sinusoidal position code, so the seed decoder's cross-attention becomes spatial.
-#include "model/api/config.h"
-#include "model/api/letterbox.h"
+#include "model/core/config.h"
+#include "model/core/letterbox.h"
 
 #include <torch/torch.h>
 

@@ -1,9 +1,8 @@
-#include "model/api/checkpoint_tools.h"
-#include "model/api/vocabulary.h"
+#include "model/core/vocabulary.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
 #include "model/novelty/world_stats.h"
-#include "model/shapes/shapes_data.h"
+#include "model/dataset/shapes_data.h"
 
 #include <algorithm>
 
@@ -60,20 +59,6 @@ WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes) {
         s.layers[l].knnThreshold = threshold(neighbourDistance(s.layers[l], held[l]));
     }
     return s;
-}
-
-int64_t calibrateWorldCheck(const std::string& path, int64_t scenes) {
-    Checkpoint ck = readCheckpoint(path);
-    if (ck.config.memory != MemoryKind::ImageGrid)
-        throw std::invalid_argument(path + " is a feature model: the out-of-world check needs an "
-                                           "image model");
-    const Vocabulary vocab(ck.vocab);
-    auto model = buildModel(ck, vocab.nullId());
-    model->eval();
-    const WorldStats world = calibrateWorld(*model, scenes);
-    ck.worldStats = worldToStateDict(world);
-    writeCheckpoint(path, ck);
-    return static_cast<int64_t>(world.layers.size());
 }
 
 } // namespace cl

@@ -1,6 +1,6 @@
 #include "model/novelty/caption_check.h"
 
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Colour names as regions of hue, saturation and value (scene.h).
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <algorithm>
 #include <cmath>

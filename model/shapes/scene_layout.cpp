@@ -1,5 +1,5 @@
 // Random scene layouts of the classic world and the captions of any layout (scene.h).
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include "model/shapes/rng.h"
 

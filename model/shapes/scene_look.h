@@ -1,7 +1,7 @@
 #pragma once
 // The look of a whole picture (scene.h's Look): paper grain under the objects; frame, uneven
 // light, shadow, blur, sensor noise and JPEG artefacts over them. Deterministic per look.seed.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 namespace cl::shapes {
 

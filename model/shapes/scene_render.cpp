@@ -1,7 +1,7 @@
 // Rendering of a scene layout: each pixel's coverage by an object is clamp(0.5 - signed
 // distance, 0, 1), sampled at the pixel centre (a step at the edge with hard edges), then the
 // look of the whole picture (scene_look.cpp).
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include "model/shapes/rng.h"
 #include "model/shapes/scene_look.h"

@@ -1,6 +1,6 @@
 // The varied world (scene.h randomVariedSpec): the classic grammar and layout rules, drawn the
 // many ways people draw shapes. Every choice comes from the seed's own RNG stream.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include "model/shapes/rng.h"
 

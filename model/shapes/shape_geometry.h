@@ -1,6 +1,6 @@
 #pragma once
 // The geometry of one drawn object: its outline, signed distance and extent, rotation included.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <vector>
 

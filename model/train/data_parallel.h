@@ -2,7 +2,7 @@
 // Data-parallel training on LibTorch's c10d: the ranks meet at a store that rank 0 hosts
 // (model/rendezvous), then sum through ProcessGroupGloo. A world of one rank communicates nothing. Every failure (a rank
 // that never comes, dies or stops answering within the timeout) throws one readable line.
-#include "model/api/trainer.h"
+#include "model/core/parallel_options.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes as a course feature file (.h5) — the HDF5 library parses the
 // file, our reader checks the dataset's shape and type and reads a few rows by hyperslab. HDF5
 // needs a path, so each input is written to a file of this process's own.
-#include "model/api/course_data.h"
+#include "model/data/course_data.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // Byte fuzzing (fuzz_h5) rarely gets past the superblock; this target reaches the rules on links,
 // storage, declared-against-stored sizes and chunk budgets. It traps when the reader accepts a
 // file whose values come from elsewhere, or returns a wrong number of values.
-#include "model/api/course_data.h"
+#include "model/data/course_data.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 #include <hdf5.h>

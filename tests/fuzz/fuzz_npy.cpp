@@ -1,5 +1,5 @@
 // libFuzzer target: any bytes as a NumPy feature file.
-#include "model/api/npy.h"
+#include "model/data/npy.h"
 
 #include <cstdint>
 #include <stdexcept>

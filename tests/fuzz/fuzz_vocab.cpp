@@ -1,6 +1,6 @@
 // libFuzzer target: any text as a course vocabulary JSON, then as the model's Vocabulary.
 #include "app/common/vocab_json.h"
-#include "model/api/vocabulary.h"
+#include "model/core/vocabulary.h"
 
 #include <cstdint>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #include "ui/imaging/image_loader.h"
 
-#include "model/api/files.h"
+#include "model/core/files.h"
 #include "ui/imaging/container_budget.h"
 
 #include <QBuffer>

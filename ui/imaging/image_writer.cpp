@@ -1,6 +1,6 @@
 #include "ui/imaging/image_writer.h"
 
-#include "model/api/files.h"
+#include "model/core/files.h"
 
 #include <QBuffer>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 // Attention matrices and statistics read off a trace, for the panels (pure functions).
-#include "model/api/letterbox.h"
-#include "model/api/trace.h"
+#include "model/core/letterbox.h"
+#include "model/core/trace.h"
 
 #include <QImage>
 #include <QString>

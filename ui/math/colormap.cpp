@@ -1,6 +1,5 @@
 #include "ui/math/colormap.h"
 
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <array>
@@ -34,17 +33,12 @@ QColor viridis(double t) {
     return QColor(mix(0), mix(1), mix(2));
 }
 
-QCPColorGradient viridisGradient() {
-    QMap<double, QColor> stops;
+std::vector<std::pair<double, QColor>> viridisStops() {
+    std::vector<std::pair<double, QColor>> stops;
     for (size_t i = 0; i < kViridis.size(); ++i)
-        stops[double(i) / (kViridis.size() - 1)] =
-            QColor(kViridis[i][0], kViridis[i][1], kViridis[i][2]);
-    QCPColorGradient g;
-    g.setColorStops(stops);
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setNanHandling(QCPColorGradient::nhNanColor);
-    g.setNanColor(QColor(235, 235, 235)); // the causal mask: visibly empty
-    return g;
+        stops.emplace_back(double(i) / (kViridis.size() - 1),
+                           QColor(kViridis[i][0], kViridis[i][1], kViridis[i][2]));
+    return stops;
 }
 
 ColourRange colourRange(const std::vector<float>& values, bool autoContrast) {

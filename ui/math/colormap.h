@@ -1,12 +1,12 @@
 #pragma once
 // Colour maps and the attention overlay: pure functions, tested without a window.
-#include "model/api/letterbox.h"
+#include "model/core/letterbox.h"
 #include <QColor>
 #include <QImage>
 
+#include <utility>
 #include <vector>
 
-class QCPColorGradient;
 
 namespace cl::ui {
 
@@ -16,8 +16,9 @@ struct ColourRange {
 
 // Viridis (perceptually uniform, colour-blind safe), t in [0, 1].
 QColor viridis(double t);
-// The same map for QCustomPlot (2.1.0 has no gpViridis), NaN cells transparent.
-QCPColorGradient viridisGradient();
+// Its stops as (position 0..1, colour) pairs (ui/widgets/heatmap_plot.h makes a QCustomPlot
+// gradient of them).
+std::vector<std::pair<double, QColor>> viridisStops();
 // Fixed 0..1 by default; with auto contrast, the values' own min..max.
 ColourRange colourRange(const std::vector<float>& values, bool autoContrast);
 

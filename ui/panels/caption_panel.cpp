@@ -4,6 +4,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/panels/selection.h"
 #include "ui/widgets/attention_tile.h"
+#include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/word_chips.h"
 #include "ui/widgets/world_notice.h"
 

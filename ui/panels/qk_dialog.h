@@ -2,7 +2,7 @@
 // The Q . K walkthrough of one head for one query word (api/walkthrough.h): every key with its
 // dot product, the scaling, the mask, the softmax weight; the query, key and value vectors on
 // hover; the weighted sum and the head's share of the block's output.
-#include "model/api/walkthrough.h"
+#include "model/core/walkthrough.h"
 
 #include <QDialog>
 

@@ -2,7 +2,7 @@
 // The scene editor: place, drag, recolour and resize shapes; every edit re-renders the scene and
 // asks for a new caption, so a class watches "left of" become "right of" as an object moves.
 // Shows the scene's reference caption next to the model's, and the selected word's attention.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "ui/panels/caption_view.h"
 #include "ui/panels/panel.h"
 

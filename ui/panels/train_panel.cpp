@@ -24,7 +24,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "model/api/checkpoint_tools.h"
+#include "model/evaluation/checkpoint_tools.h"
 #include "ui/window/background.h"
 
 namespace cl::ui {

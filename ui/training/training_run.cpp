@@ -1,7 +1,7 @@
 #include "ui/training/training_run.h"
 
 #include "model/api/captioner.h"
-#include "model/api/evaluation.h"
+#include "model/evaluation/evaluation.h"
 #include "model/api/threads.h"
 
 #include <QDir>

@@ -9,6 +9,18 @@
 
 namespace cl::ui {
 
+QCPColorGradient viridisGradient() {
+    QMap<double, QColor> stops;
+    for (const auto& [at, colour] : viridisStops())
+        stops[at] = colour;
+    QCPColorGradient g;
+    g.setColorStops(stops);
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(QColor(235, 235, 235)); // the causal mask: visibly empty
+    return g;
+}
+
 HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_style(style) {
     const bool full = style == Style::Full;
     m_map = new QCPColorMap(xAxis, yAxis);

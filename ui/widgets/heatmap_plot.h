@@ -9,6 +9,9 @@
 
 namespace cl::ui {
 
+// Viridis for QCustomPlot (2.1.0 has no gpViridis), NaN cells (the causal mask) a light grey.
+QCPColorGradient viridisGradient();
+
 class HeatmapPlot final : public QCustomPlot {
     Q_OBJECT
   public:

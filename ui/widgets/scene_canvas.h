@@ -1,7 +1,7 @@
 #pragma once
 // The scene editor's canvas: draws a shapes-world scene (rendered exactly as the model's training
 // scenes are) and lets the user pick and drag its objects. Optionally overlays an attention map.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <QImage>
 #include <QWidget>

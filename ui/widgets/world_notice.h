@@ -2,7 +2,7 @@
 // The out-of-world sentence (model/novelty): shown wherever a caption is, above it, while the
 // image lies outside the training world, so a confident wrong caption never passes for the truth
 // in front of a class. Hidden for in-world images.
-#include "model/api/trace.h"
+#include "model/core/trace.h"
 
 #include <QLabel>
 

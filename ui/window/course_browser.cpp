@@ -1,11 +1,11 @@
 #include "ui/window/course_browser.h"
 
-#include "model/api/bleu.h"
+#include "model/evaluation/bleu.h"
 #include "model/api/captioner.h"
-#include "model/api/course_data.h"
-#include "model/api/course_eval.h"
-#include "model/api/files.h"
-#include "model/api/json_limits.h"
+#include "model/data/course_data.h"
+#include "model/evaluation/course_eval.h"
+#include "model/core/files.h"
+#include "model/core/json_limits.h"
 #include "ui/window/background.h"
 #include "ui/window/image_fetcher.h"
 

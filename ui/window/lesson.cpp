@@ -1,9 +1,9 @@
 #include "ui/window/lesson.h"
 
-#include "model/api/course_data.h"
-#include "model/api/files.h"
-#include "model/api/json_limits.h"
-#include "model/api/npy.h"
+#include "model/data/course_data.h"
+#include "model/core/files.h"
+#include "model/core/json_limits.h"
+#include "model/data/npy.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/imaging/image_writer.h"
 

@@ -4,7 +4,7 @@
 // the checkpoint, the compared checkpoints and training run, the panel, the selected word,
 // layer and head, and the heads switched off. Paths are stored relative to the lesson's folder
 // when they lie below it, so a lesson folder can be copied to another machine.
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 
 #include <QImage>
 #include <QString>

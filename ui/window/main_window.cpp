@@ -1,9 +1,9 @@
 #include "ui/window/main_window.h"
 
-#include "model/api/course_data.h"
-#include "model/api/errors.h"
-#include "model/api/npy.h"
-#include "model/api/scene.h"
+#include "model/data/course_data.h"
+#include "model/core/errors.h"
+#include "model/data/npy.h"
+#include "model/shapes/scene.h"
 #include "ui/math/attention_math.h"
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/caption_panel.h"

@@ -1,6 +1,6 @@
 // The main window's teaching tools: checkpoint comparison, the training timeline, the scene
 // editor, and lessons (save and reopen a teaching moment).
-#include "model/api/files.h"
+#include "model/core/files.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/scene_editor.h"

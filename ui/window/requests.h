@@ -2,7 +2,7 @@
 // What the window asks of the model worker, and what comes back: plain values that cross threads
 // through queued signals.
 #include "model/api/captioner.h"
-#include "model/api/comparison.h"
+#include "model/evaluation/comparison.h"
 
 #include <QMetaType>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "ui/window/session.h"
 
-#include "model/api/explain_eval.h"
+#include "model/evaluation/explain_eval.h"
 
 #include <QFileInfo>
 

@@ -4,7 +4,7 @@
 // supersedes an older one (its answer is dropped) and a failure leaves the view and the model as
 // they were. Lessons are replayed here too: model, then input, then heads, then the view.
 // Tested without a window (tests/tst_session.cpp).
-#include "model/api/scene.h"
+#include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/panels/caption_view.h"
 #include "ui/window/lesson.h"

@@ -1,0 +1,48 @@
+#include "model/core/trace.h"
+
+namespace cl {
+
+std::string CaptionTrace::worldWhy() const {
+    if (!outOfWorld())
+        return "";
+    if (worldReason == "sentence")
+        return "its caption is not a sentence of the model's world";
+    if (worldReason == "colour")
+        return "the caption says " + worldColour + ", but the image holds no " + worldColour +
+               " region";
+    return "its features lie far from every training scene";
+}
+
+std::vector<std::string> CaptionTrace::words() const {
+    std::vector<std::string> out;
+    for (const auto& s : steps) {
+        if (s.token == "<END>")
+            break;
+        if (s.token == "<NULL>")
+            continue;
+        out.push_back(s.token);
+    }
+    return out;
+}
+
+std::string CaptionTrace::text() const {
+    std::string out;
+    for (const auto& w : words())
+        out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+float CaptionTrace::selfWeight(int64_t layer, int64_t head, int64_t t, int64_t k) const {
+    if (k > t)
+        return 0.f;
+    const auto& row = steps.at(static_cast<size_t>(t)).selfAttn;
+    return row.at(static_cast<size_t>((layer * heads + head) * (t + 1) + k));
+}
+
+std::vector<float> CaptionTrace::crossRow(int64_t layer, int64_t head, int64_t t) const {
+    const auto& all = steps.at(static_cast<size_t>(t)).crossAttn;
+    const auto begin = all.begin() + (layer * heads + head) * memoryTokens;
+    return {begin, begin + memoryTokens};
+}
+
+} // namespace cl
