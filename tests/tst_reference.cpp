@@ -8,6 +8,7 @@
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/io/pickle_reader.h"
+#include "model/nn/attention_cpu.h"
 #include "model/nn/image_encoder.h"
 
 #include <set>
@@ -70,6 +71,8 @@ class TestReference : public QObject {
     void devicePathMatchesFullRerun();
     void stateDictKeyNames();
     void bandedPreprocessingMatchesPooling();
+    void cpuAttentionChecksEverySize_data();
+    void cpuAttentionChecksEverySize();
 };
 
 void TestReference::multiHeadAttention() {
@@ -366,6 +369,37 @@ void TestReference::stateDictKeyNames() {
 
 // Photos above 4 megapixels are area-averaged band by band (bounded memory); the result must be
 // the one adaptive pooling over the whole image gives.
+// The raw kernel reads q, k, v and keep through pointers: each size it indexes with is checked
+// first (each row below trips one check; before, each read past a buffer).
+void TestReference::cpuAttentionChecksEverySize_data() {
+    QTest::addColumn<QString>("wrong");
+    for (const char* w : {"q rows", "q width", "v length", "keep length", "k dims", "k dtype"})
+        QTest::newRow(w) << QString::fromLatin1(w);
+}
+
+void TestReference::cpuAttentionChecksEverySize() {
+    QFETCH(QString, wrong);
+    const int64_t n = 2, h = 3, t = 5, hs = 4;
+    auto q = torch::randn({n, h * hs}), k = torch::randn({n, h, t, hs});
+    auto v = torch::randn({n, h, t, hs}), keep = torch::ones({h});
+    const auto [w0, o0] = attendHeadsCpu(q, k, v, keep, 0.5f); // the right sizes run
+    QCOMPARE(o0.size(1), h * hs);
+    if (wrong == "q rows")
+        q = torch::randn({1, h * hs});
+    else if (wrong == "q width")
+        q = torch::randn({n, h * hs - 1});
+    else if (wrong == "v length")
+        v = torch::randn({n, h, t - 1, hs});
+    else if (wrong == "keep length")
+        keep = torch::ones({h - 1});
+    else if (wrong == "k dims")
+        k = torch::randn({n, h * t, hs});
+    else
+        k = k.to(torch::kDouble);
+    QVERIFY(!attendHeadsCpuApplies(q, k, v) || wrong == "keep length");
+    QVERIFY_THROWS_EXCEPTION(c10::Error, attendHeadsCpu(q, k, v, keep, 0.5f));
+}
+
 void TestReference::bandedPreprocessingMatchesPooling() {
     torch::manual_seed(9);
     for (auto [h, w] : {std::pair<int64_t, int64_t>{1700, 2600}, {2501, 1999}}) {

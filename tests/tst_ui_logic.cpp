@@ -2,6 +2,9 @@
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
 #include "ui/math/natural_order.h"
+#include "ui/panels/attention_panel.h"
+#include "ui/panels/caption_panel.h"
+#include "ui/panels/decode_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/selection.h"
 
@@ -40,6 +43,8 @@ class TestUiLogic : public QObject {
     Q_OBJECT
   private slots:
     void headsPanelShowsUnk();
+    void malformedTracesReadNothingOutside();
+    void panelsKeepGoingOnMalformedTraces();
     void viridisEnds();
     void colourRanges();
     void overlayFollowsAttention();
@@ -198,6 +203,42 @@ void TestUiLogic::headsPanelShowsUnk() {
     QTextDocument shown;
     shown.setHtml(panel.captionsText());
     QVERIFY2(shown.toPlainText().contains("<UNK>"), qPrintable(shown.toPlainText()));
+}
+
+// A trace is read only inside itself: a layer, head or step it lacks, or rows shorter than its
+// shape says, give nothing (before: .at() threw out of a slot, or an iterator ran past the row).
+void TestUiLogic::malformedTracesReadNothingOutside() {
+    CaptionTrace t = tinyTrace();
+    QVERIFY(t.crossRow(1, 0, 0).empty()); // layer 1 of 1
+    QVERIFY(t.crossRow(0, 2, 0).empty()); // head 2 of 2
+    QVERIFY(t.crossRow(0, 0, 2).empty()); // step 2 of 2
+    QCOMPARE(t.selfWeight(0, 3, 1, 0), 0.f);
+    QCOMPARE(t.selfWeight(0, 0, 5, 1), 0.f);
+    t.steps[1].crossAttn.resize(5); // head 1's row cut short
+    QVERIFY(t.crossRow(0, 1, 1).empty());
+    QCOMPARE(t.crossRow(0, 0, 1).size(), size_t(4));
+    t.steps[1].selfAttn.resize(1);
+    QCOMPARE(t.selfWeight(0, 1, 1, 1), 0.f);
+}
+
+void TestUiLogic::panelsKeepGoingOnMalformedTraces() {
+    Selection selection;
+    CaptionPanel caption(&selection);
+    AttentionPanel attention(&selection);
+    DecodePanel decode(&selection);
+    CaptionView view;
+    view.trace = tinyTrace();
+    view.trace.steps[1].crossAttn.resize(3);
+    view.trace.steps[1].selfAttn.resize(1);
+    view.image = QImage(32, 32, QImage::Format_RGB32);
+    view.image.fill(Qt::gray);
+    selection.setLayerHead(0, 1);
+    selection.setStep(1);
+    caption.setView(view);
+    attention.setView(view);
+    decode.setView(view);
+    decode.setBranch(CaptionTrace{}); // a branch that came back empty
+    QVERIFY(decode.candidates().empty());
 }
 
 CL_TEST_MAIN(TestUiLogic)

@@ -33,16 +33,24 @@ std::string CaptionTrace::text() const {
 }
 
 float CaptionTrace::selfWeight(int64_t layer, int64_t head, int64_t t, int64_t k) const {
-    if (k > t)
+    if (k > t || k < 0 || t < 0 || t >= static_cast<int64_t>(steps.size()) || layer < 0 ||
+        layer >= layers || head < 0 || head >= heads)
         return 0.f;
-    const auto& row = steps.at(static_cast<size_t>(t)).selfAttn;
-    return row.at(static_cast<size_t>((layer * heads + head) * (t + 1) + k));
+    const auto& row = steps[static_cast<size_t>(t)].selfAttn;
+    const auto at = static_cast<size_t>((layer * heads + head) * (t + 1) + k);
+    return at < row.size() ? row[at] : 0.f;
 }
 
 std::vector<float> CaptionTrace::crossRow(int64_t layer, int64_t head, int64_t t) const {
-    const auto& all = steps.at(static_cast<size_t>(t)).crossAttn;
-    const auto begin = all.begin() + (layer * heads + head) * memoryTokens;
-    return {begin, begin + memoryTokens};
+    if (t < 0 || t >= static_cast<int64_t>(steps.size()) || layer < 0 || layer >= layers ||
+        head < 0 || head >= heads || memoryTokens <= 0)
+        return {};
+    const auto& all = steps[static_cast<size_t>(t)].crossAttn;
+    const auto begin = static_cast<size_t>((layer * heads + head) * memoryTokens);
+    if (begin + static_cast<size_t>(memoryTokens) > all.size())
+        return {};
+    return {all.begin() + static_cast<std::ptrdiff_t>(begin),
+            all.begin() + static_cast<std::ptrdiff_t>(begin + static_cast<size_t>(memoryTokens))};
 }
 
 } // namespace cl

@@ -56,7 +56,8 @@ struct CaptionTrace {
     std::string text() const; // words joined by spaces
     // Self-attention weight of the query at step t over key k (0 when k > t: the causal mask).
     float selfWeight(int64_t layer, int64_t head, int64_t t, int64_t k) const;
-    // The cross-attention row of step t (M weights).
+    // The cross-attention row of step t (M weights). Both read only inside the trace: a layer,
+    // head or step it does not have gives 0 (selfWeight) or no row (crossRow), never a throw.
     std::vector<float> crossRow(int64_t layer, int64_t head, int64_t t) const;
 };
 

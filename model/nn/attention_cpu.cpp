@@ -46,16 +46,43 @@ void attendHead(const float* q, const float* k, const float* v, int64_t len, int
 
 bool attendHeadsCpuApplies(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
     for (const auto* t : {&q, &k, &v})
-        if (!t->device().is_cpu() || t->scalar_type() != torch::kFloat)
+        if (!t->defined() || !t->device().is_cpu() || t->scalar_type() != torch::kFloat)
             return false;
-    return k.dim() == 4 && v.dim() == 4 && k.stride(3) == 1 && v.stride(3) == 1 &&
-           k.stride(2) == v.stride(2) && k.stride(1) == v.stride(1) && k.stride(0) == v.stride(0);
+    return k.dim() == 4 && v.sizes() == k.sizes() && k.stride(3) == 1 && v.stride(3) == 1 &&
+           k.stride(2) == v.stride(2) && k.stride(1) == v.stride(1) &&
+           k.stride(0) == v.stride(0) && q.dim() == 2 && q.size(0) == k.size(0) &&
+           q.size(1) == k.size(1) * k.size(3);
 }
+
+namespace {
+
+// Every size the loops below index with, checked: a wrong tensor is an exception, not a read
+// past the end of a buffer.
+void checkAttendSizes(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                      const torch::Tensor& keep) {
+    for (const auto* t : {&q, &k, &v})
+        TORCH_CHECK(t->defined() && t->device().is_cpu() && t->scalar_type() == torch::kFloat,
+                    "attendHeadsCpu: q, k and v must be float tensors on the CPU");
+    TORCH_CHECK(k.dim() == 4, "attendHeadsCpu: k must be (N, H, T, hs), got ", k.sizes());
+    TORCH_CHECK(v.sizes() == k.sizes(), "attendHeadsCpu: v ", v.sizes(), " differs from k ",
+                k.sizes());
+    TORCH_CHECK(k.stride(3) == 1 && v.stride(3) == 1 && k.stride(2) == v.stride(2) &&
+                    k.stride(1) == v.stride(1) && k.stride(0) == v.stride(0),
+                "attendHeadsCpu: k and v need the same strides, unit over hs");
+    TORCH_CHECK(q.dim() == 2 && q.size(0) == k.size(0) && q.size(1) == k.size(1) * k.size(3),
+                "attendHeadsCpu: q must be (N, H*hs) = (", k.size(0), ", ",
+                k.size(1) * k.size(3), "), got ", q.sizes());
+    TORCH_CHECK(!keep.defined() || keep.numel() == k.size(1), "attendHeadsCpu: keep must have ",
+                k.size(1), " values (one per head), got ", keep.numel());
+}
+
+} // namespace
 
 std::pair<torch::Tensor, torch::Tensor> attendHeadsCpu(const torch::Tensor& q,
                                                        const torch::Tensor& k,
                                                        const torch::Tensor& v,
                                                        const torch::Tensor& keep, float scale) {
+    checkAttendSizes(q, k, v, keep);
     const int64_t n = k.size(0), heads = k.size(1), t = k.size(2), hs = k.size(3);
     const auto qc = q.contiguous();
     auto weights = torch::empty({n * heads, t});

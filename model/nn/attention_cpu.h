@@ -14,7 +14,8 @@ void attendHead(const float* q, const float* k, const float* v, int64_t len, int
                 int64_t stride, float scale, float keep, float* w, float* out);
 
 // q (N, H*hs) contiguous float, k/v (N, H, T, hs) float with unit stride over hs, keep (H) or
-// undefined. Returns the weights (N*H, T) and the heads' outputs (N, H*hs).
+// undefined. Returns the weights (N*H, T) and the heads' outputs (N, H*hs). Any other size
+// throws (c10::Error), before a buffer is read.
 std::pair<torch::Tensor, torch::Tensor> attendHeadsCpu(const torch::Tensor& q,
                                                        const torch::Tensor& k,
                                                        const torch::Tensor& v,

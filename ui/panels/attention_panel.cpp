@@ -209,7 +209,7 @@ void AttentionPanel::refresh() {
     if (!m_view.hasSpatialMemory())
         return;
     const GridMap side = unitGridMap(tr_, m_view.image);
-    const QString word = QString::fromStdString(tr_.steps.at(sel).token);
+    const QString word = QString::fromStdString(tr_.steps[size_t(sel)].token); // valid(): sel in range
     m_crossTitle->setText(tr("Word “%1” (step %2): every layer × head").arg(word).arg(sel + 1));
     for (int l = 0; l < tr_.layers; ++l)
         for (int h = -1; h < tr_.heads; ++h) {

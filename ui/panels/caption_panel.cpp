@@ -195,9 +195,11 @@ void CaptionPanel::showStep(int step) {
         m_scalePlot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
+    if (step < 0 || step >= int(m_view.trace.steps.size()))
+        return;
     const auto row = crossRow(m_view.trace, m_selection->layer(), m_selection->head(), step);
     const auto range = colourRange(row, m_selection->autoContrast());
-    const QString word = QString::fromStdString(m_view.trace.steps.at(step).token);
+    const QString word = QString::fromStdString(m_view.trace.steps[size_t(step)].token);
     m_image->setContent(
         m_view.image, row, unitGridMap(m_view.trace, m_view.image), m_selection->opacity(), range,
         tr("“%1” · %2").arg(word, headName(m_selection->layer(), m_selection->head())));

@@ -208,9 +208,11 @@ void DecodePanel::setTemperature(double t) {
 std::vector<std::pair<QString, double>> DecodePanel::candidates() const {
     std::vector<std::pair<QString, double>> out;
     const auto& steps = shownTrace().steps;
+    if (steps.empty())
+        return out;
     for (const auto& [id, p] : m_drawn) {
         QString token = QString::number(id);
-        for (const auto& c : steps.at(step()).topK)
+        for (const auto& c : steps[size_t(step())].topK)
             if (c.id == id)
                 token = QString::fromStdString(c.token);
         out.emplace_back(token, p);
