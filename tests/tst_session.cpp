@@ -1,9 +1,12 @@
 // The window's controller without a window: requests, supersession, failures, model changes,
 // lesson replay (Session), and lazy panel filling (PanelRouter).
+#include "app/gui/courier.h"
 #include "ui/window/panel_router.h"
 #include "ui/window/session.h"
 
 #include <QSignalSpy>
+
+#include <set>
 #include <QTest>
 #include "tests/test_main.h"
 
@@ -41,6 +44,17 @@ ModelInfo modelInfo(const std::string& path, MemoryKind memory = MemoryKind::Ima
     return m;
 }
 
+// The worker's answer to a request (as CaptionWorker::answered sends it), or its failure.
+void answer(Session& s, const CaptionRequest& r, const CaptionResult& value) {
+    s.onAnswered({r.id, r.purpose, value, {}});
+}
+void answer(Session& s, quint64 mainId, const CaptionTrace& trace) {
+    s.onAnswered({mainId, CaptionPurpose::Main, trace, {}});
+}
+void failAnswer(Session& s, quint64 mainId, const QString& message) {
+    s.onAnswered({mainId, CaptionPurpose::Main, {}, message});
+}
+
 // The last request a spy on captionRequested / checkpointRequested saw.
 template <typename R> R last(const QSignalSpy& spy) {
     return spy.last().at(0).value<R>();
@@ -64,6 +78,8 @@ class TestSession : public QObject {
     void newerCaptionSupersedesOlder();
     void failedCaptionKeepsTheView();
     void variantsGoToTheirPanelsNotTheView();
+    void everyPurposeHasItsLaneAndSignal();
+    void mistypedAnswerFailsInsteadOfThrowing();
     void newerCheckpointCancelsOlder();
     void failedCheckpointKeepsTheModel();
     void newModelRecaptionsTheLatestInput();
@@ -73,6 +89,7 @@ class TestSession : public QObject {
     void lessonWithBrokenModelChangesNothing();
     void cancelDropsWhatIsInFlight();
     void routerFillsOnlyStalePanelsOnce();
+    void courierKeepsThrowsOutOfTheEventLoop();
 };
 
 void TestSession::newerCaptionSupersedesOlder() {
@@ -85,15 +102,15 @@ void TestSession::newerCaptionSupersedesOlder() {
     const quint64 first = requests.first().at(0).value<CaptionRequest>().id;
     const quint64 second = last<CaptionRequest>(requests).id;
     QVERIFY(s.busy());
-    s.onCaptioned(first, traceOf("old"));
+    answer(s, first, traceOf("old"));
     QCOMPARE(views.count(), 0); // superseded: dropped
     QVERIFY(!s.view().valid());
-    s.onCaptioned(second, traceOf("new"));
+    answer(s, second, traceOf("new"));
     QCOMPARE(views.count(), 1);
     QCOMPARE(s.view().trace.text(), std::string("new"));
     QCOMPARE(s.view().imageName, QString("second"));
     QVERIFY(!s.busy());
-    s.onCaptioned(second, traceOf("again")); // answered once only
+    answer(s, second, traceOf("again")); // answered once only
     QCOMPARE(views.count(), 1);
 }
 
@@ -102,15 +119,15 @@ void TestSession::failedCaptionKeepsTheView() {
     QSignalSpy requests(&s, &Session::captionRequested);
     QSignalSpy failures(&s, &Session::failed);
     s.caption(imageInput("good"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("kept"));
+    answer(s, last<CaptionRequest>(requests), traceOf("kept"));
     s.caption(imageInput("broken"));
-    s.onCaptionFailed(last<CaptionRequest>(requests).id, "cannot caption");
+    failAnswer(s, last<CaptionRequest>(requests).id, "cannot caption");
     QCOMPARE(failures.count(), 1);
     QCOMPARE(failures.last().at(0).toString(), QString("cannot caption"));
     QCOMPARE(s.view().trace.text(), std::string("kept"));
     QCOMPARE(s.shown().name, QString("good"));
     QVERIFY(!s.busy());
-    s.onCaptionFailed(12345, "stale"); // not ours: ignored
+    failAnswer(s, 12345, "stale"); // not ours: ignored
     QCOMPARE(failures.count(), 1);
 }
 
@@ -122,20 +139,70 @@ void TestSession::variantsGoToTheirPanelsNotTheView() {
     s.requestVariant(CaptionRequest::Branch, {5}, true);
     QCOMPARE(requests.count(), 0); // nothing on screen to branch from
     s.caption(imageInput("shown"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("main"));
+    answer(s, last<CaptionRequest>(requests), traceOf("main"));
     s.requestVariant(CaptionRequest::Branch, {1, 7}, true);
     const CaptionRequest branch = last<CaptionRequest>(requests);
-    QCOMPARE(branch.purpose, int(CaptionRequest::Branch));
+    QVERIFY(branch.purpose == CaptionPurpose::Branch);
     QCOMPARE(branch.options.forcedPrefix, (std::vector<int64_t>{1, 7}));
     QCOMPARE(branch.image.pixels, s.shown().image.rgb.pixels);
     s.requestVariant(CaptionRequest::Ablation, {}, false);
     const CaptionRequest ablation = last<CaptionRequest>(requests);
     QVERIFY(!ablation.options.positionalEncoding);
-    s.onCaptioned(ablation.id, traceOf("no pe"));
-    s.onCaptioned(branch.id, traceOf("forced"));
+    answer(s, ablation, traceOf("no pe"));
+    answer(s, branch, traceOf("forced"));
     QCOMPARE(branches.count(), 1);
     QCOMPARE(ablations.count(), 1);
     QCOMPARE(s.view().trace.text(), std::string("main"));
+}
+
+// Each purpose supersedes only its own lane (Main and Reference share one), and its answer
+// reaches its own signal, never the view.
+void TestSession::everyPurposeHasItsLaneAndSignal() {
+    std::set<std::size_t> lanes;
+    for (std::size_t i = 0; i < kCaptionPurposes; ++i) {
+        const auto lane = requestLane(CaptionPurpose(i));
+        QVERIFY(lane < kRequestLanes);
+        lanes.insert(lane);
+    }
+    QCOMPARE(lanes.size(), kRequestLanes);
+    QCOMPARE(requestLane(CaptionPurpose::Reference), requestLane(CaptionPurpose::Main));
+
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    s.caption(imageInput("shown"));
+    answer(s, last<CaptionRequest>(requests), traceOf("main"));
+    QSignalSpy beams(&s, &Session::beamReady), explained(&s, &Session::explainReady),
+        walked(&s, &Session::walkthroughReady), heads(&s, &Session::headImportanceReady),
+        views(&s, &Session::viewChanged);
+    s.requestBeam(BeamOptions{});
+    answer(s, last<CaptionRequest>(requests), BeamCaption{});
+    s.requestExplain(ExplainOptions{});
+    answer(s, last<CaptionRequest>(requests), Explanation{});
+    s.requestWalkthrough(WalkthroughOptions{});
+    answer(s, last<CaptionRequest>(requests), AttentionWalkthrough{});
+    s.requestHeadImportance();
+    answer(s, last<CaptionRequest>(requests), HeadImportance{});
+    QCOMPARE(beams.count() + explained.count() + walked.count() + heads.count(), 4);
+    QCOMPARE(views.count(), 0);
+    QCOMPARE(s.view().trace.text(), std::string("main"));
+}
+
+// An answer whose value is not what its purpose promises is that request's failure, not an
+// exception out of the slot (std::get would have thrown into the event loop).
+void TestSession::mistypedAnswerFailsInsteadOfThrowing() {
+    Session s;
+    QSignalSpy requests(&s, &Session::captionRequested);
+    QSignalSpy failures(&s, &Session::explainFailed), mainFailures(&s, &Session::failed);
+    s.caption(imageInput("shown"));
+    answer(s, last<CaptionRequest>(requests), traceOf("main"));
+    s.requestExplain(ExplainOptions{});
+    answer(s, last<CaptionRequest>(requests), traceOf("not an explanation"));
+    QCOMPARE(failures.count(), 1);
+    s.caption(imageInput("next"));
+    answer(s, last<CaptionRequest>(requests), BeamCaption{});
+    QCOMPARE(mainFailures.count(), 1);
+    QCOMPARE(s.view().trace.text(), std::string("main")); // the view stays
+    QVERIFY(!s.busy());
 }
 
 void TestSession::newerCheckpointCancelsOlder() {
@@ -176,7 +243,7 @@ void TestSession::newModelRecaptionsTheLatestInput() {
     QSignalSpy requests(&s, &Session::captionRequested);
     QSignalSpy loads(&s, &Session::checkpointRequested);
     s.caption(imageInput("picture"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("x"));
+    answer(s, last<CaptionRequest>(requests), traceOf("x"));
     s.openCheckpoint("image-model.pt", "cpu");
     s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("image-model.pt"));
     QCOMPARE(requests.count(), 2); // the picture again, with the new model
@@ -192,7 +259,7 @@ void TestSession::headsOffTravelWithEveryRequest() {
     QSignalSpy requests(&s, &Session::captionRequested);
     QSignalSpy loads(&s, &Session::checkpointRequested);
     s.caption(imageInput("p"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("x"));
+    answer(s, last<CaptionRequest>(requests), traceOf("x"));
     const std::vector<uint8_t> off = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     s.setHeadsOff(off);
     QCOMPARE(requests.count(), 2); // re-captioned at once
@@ -210,17 +277,17 @@ void TestSession::editorDragKeepsTheSelection() {
     QSignalSpy requests(&s, &Session::captionRequested);
     QSignalSpy views(&s, &Session::viewChanged);
     s.caption(imageInput("scene", true));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("a"));
+    answer(s, last<CaptionRequest>(requests), traceOf("a"));
     QCOMPARE(views.last().at(0).toBool(), false); // the first edited scene picks a selection
     QVERIFY(s.viewFromEditor());
     s.caption(imageInput("scene", true)); // a drag step
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("b"));
+    answer(s, last<CaptionRequest>(requests), traceOf("b"));
     QCOMPARE(views.last().at(0).toBool(), true);
     s.caption(imageInput("scene", true)); // different heads: the old selection may not exist
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("c", 2, 2));
+    answer(s, last<CaptionRequest>(requests), traceOf("c", 2, 2));
     QCOMPARE(views.last().at(0).toBool(), false);
     s.caption(imageInput("file.png"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("d", 2, 2));
+    answer(s, last<CaptionRequest>(requests), traceOf("d", 2, 2));
     QCOMPARE(views.last().at(0).toBool(), false);
     QVERIFY(!s.viewFromEditor());
 }
@@ -248,11 +315,11 @@ void TestSession::lessonReplaysModelInputHeadsView() {
     QCOMPARE(inputs.count(), 1);
     QCOMPARE(requests.count(), 1);
     QVERIFY(last<CaptionRequest>(requests).options.headsOff.empty());
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("all heads"));
+    answer(s, last<CaptionRequest>(requests), traceOf("all heads"));
     QCOMPARE(views.count(), 0); // its heads first: one more caption
     QCOMPARE(requests.count(), 2);
     QCOMPARE(last<CaptionRequest>(requests).options.headsOff, l.headsOff);
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("ablated"));
+    answer(s, last<CaptionRequest>(requests), traceOf("ablated"));
     QCOMPARE(views.count(), 1);
     QCOMPARE(views.last().at(0).value<Lesson>().panel, QString("attention"));
     QVERIFY(!s.lessonPending());
@@ -288,7 +355,7 @@ void TestSession::cancelDropsWhatIsInFlight() {
     QVERIFY(!s.busy());
     QCOMPARE(cancels.count(), 1);
     s.onCheckpointOpened(last<CheckpointRequest>(loads).id, modelInfo("big.pt"));
-    s.onCaptioned(last<CaptionRequest>(requests).id, traceOf("late"));
+    answer(s, last<CaptionRequest>(requests), traceOf("late"));
     QCOMPARE(models.count(), 0);
     QVERIFY(!s.view().valid());
 }
@@ -316,6 +383,24 @@ void TestSession::routerFillsOnlyStalePanelsOnce() {
     QVERIFY(!router.refresh("missing", view));
     QVERIFY(router.panel("missing") == nullptr);
     QVERIFY(!a.stepBy(1)); // an ordinary panel lets the window step the word
+}
+
+// Every queued call between the window and the workers runs through a Courier: one that throws
+// is reported as a failure line, and the next call still runs (before: the exception left
+// QObject::event, into the event loop).
+void TestSession::courierKeepsThrowsOutOfTheEventLoop() {
+    Courier courier;
+    QStringList failures;
+    courier.setFailureHandler([&](const QString& m) { failures << m; });
+    int ran = 0;
+    post(&courier, [] { throw std::runtime_error("a slot failed"); });
+    post(&courier, [] { throw 42; });
+    post(&courier, [&] { ++ran; });
+    QCoreApplication::processEvents();
+    QCOMPARE(ran, 1);
+    QCOMPARE(failures.size(), 2);
+    QVERIFY(failures[0].contains("a slot failed"));
+    QVERIFY(failures[1].contains("unexpected"));
 }
 
 CL_TEST_GUILESS_MAIN(TestSession)

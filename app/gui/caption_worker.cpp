@@ -22,7 +22,7 @@ void CaptionWorker::openCheckpoint(const cl::ui::CheckpointRequest& r) {
 }
 
 void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
-    if (r.id < m_latest[slot(r)])
+    if (r.id < m_latest[ui::requestLane(r.purpose)])
         return; // superseded before it started
     try {
         if (!m_model)
@@ -38,37 +38,44 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
             throw std::runtime_error("the feature row has width " +
                                      std::to_string(r.features.size()) +
                                      " but the model expects " + std::to_string(width));
-        if (r.purpose == cl::ui::CaptionRequest::Explain) {
-            if (!imageModel)
-                throw std::runtime_error("explanations need an image model");
-            return emit explained(r.id, m_model->explainImage(r.image, r.options, r.explain));
-        }
-        if (r.purpose == cl::ui::CaptionRequest::Walkthrough)
-            return emit walked(r.id, imageModel ? m_model->walkthroughImage(r.image, r.options,
-                                                                            r.walkthrough)
-                                                : m_model->walkthroughFeatures(
-                                                      r.features, r.options, r.walkthrough));
-        if (r.purpose == cl::ui::CaptionRequest::HeadImportance)
-            return emit headsScored(r.id, imageModel
-                                              ? m_model->headImportanceImage(r.image, r.options)
-                                              : m_model->headImportanceFeatures(r.features,
-                                                                                r.options));
-        if (r.purpose == cl::ui::CaptionRequest::Beam) {
-            auto beams = imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
-                                    : m_model->beamFeatures(r.features, 1, r.options, r.beam);
-            return emit beamed(r.id, beams.front());
-        }
+        emit answered({r.id, r.purpose, answer(r, imageModel), {}});
+    } catch (const std::exception& e) {
+        emit answered({r.id, r.purpose, {}, QString::fromStdString(errorLine(e))});
+    } catch (...) {
+        emit answered({r.id, r.purpose, {}, tr("unexpected failure while captioning")});
+    }
+}
+
+ui::CaptionResult CaptionWorker::answer(const ui::CaptionRequest& r, bool imageModel) {
+    using P = ui::CaptionPurpose;
+    switch (r.purpose) {
+    case P::Explain:
+        if (!imageModel)
+            throw std::runtime_error("explanations need an image model");
+        return m_model->explainImage(r.image, r.options, r.explain);
+    case P::Walkthrough:
+        return imageModel ? m_model->walkthroughImage(r.image, r.options, r.walkthrough)
+                          : m_model->walkthroughFeatures(r.features, r.options, r.walkthrough);
+    case P::HeadImportance:
+        return imageModel ? m_model->headImportanceImage(r.image, r.options)
+                          : m_model->headImportanceFeatures(r.features, r.options);
+    case P::Beam:
+        return (imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
+                           : m_model->beamFeatures(r.features, 1, r.options, r.beam))
+            .front();
+    case P::Main:
+    case P::Branch:
+    case P::Ablation:
+    case P::Reference: {
         auto traces = imageModel ? m_model->captionImages({r.image}, r.options)
                                  : m_model->captionFeatures(r.features, 1, r.options);
         if (r.beamChoice) // the beam's words, not the user's: nothing is marked forced
             for (auto& s : traces.front().steps)
                 s.forced = false;
-        emit captioned(r.id, traces.front());
-    } catch (const std::exception& e) {
-        emit captionFailed(r.id, QString::fromStdString(errorLine(e)));
-    } catch (...) {
-        emit captionFailed(r.id, tr("unexpected failure while captioning"));
+        return traces.front();
     }
+    }
+    throw std::logic_error("a request of no known purpose"); // not reached: a case for each
 }
 
 } // namespace cl

@@ -6,6 +6,7 @@
 
 #include <QObject>
 
+#include <array>
 #include <atomic>
 #include <memory>
 
@@ -18,7 +19,9 @@ class CaptionWorker final : public QObject {
     ~CaptionWorker() override;
 
     // Called from the GUI thread (direct connections): atomics only.
-    void noteCaptionRequest(const cl::ui::CaptionRequest& r) { m_latest[slot(r)] = r.id; }
+    void noteCaptionRequest(const cl::ui::CaptionRequest& r) {
+        m_latest[ui::requestLane(r.purpose)] = r.id;
+    }
     void cancelCheckpoint(quint64 id) { m_cancelledCheckpoint = id; }
 
   public slots:
@@ -28,26 +31,14 @@ class CaptionWorker final : public QObject {
   signals:
     void checkpointOpened(quint64 id, const cl::ModelInfo& info);
     void checkpointFailed(quint64 id, const QString& message);
-    void captioned(quint64 id, const cl::CaptionTrace& trace);
-    void captionFailed(quint64 id, const QString& message);
-    void beamed(quint64 id, const cl::BeamCaption& result);
-    void explained(quint64 id, const cl::Explanation& result);
-    void walked(quint64 id, const cl::AttentionWalkthrough& result);
-    void headsScored(quint64 id, const cl::HeadImportance& result);
+    void answered(const cl::ui::CaptionAnswer& answer); // every CaptionRequest, once
 
   private:
-    // Main and Reference share a slot (a reference belongs to the main caption it was asked for).
-    static int slot(const cl::ui::CaptionRequest& r) {
-        if (r.purpose == cl::ui::CaptionRequest::Explain)
-            return 4;
-        if (r.purpose == cl::ui::CaptionRequest::Walkthrough)
-            return 5;
-        if (r.purpose == cl::ui::CaptionRequest::HeadImportance)
-            return 6;
-        return r.purpose == cl::ui::CaptionRequest::Beam ? 3 : r.purpose % 3;
-    }
+    // What the model computes for the request (one case per purpose); throws on failure.
+    ui::CaptionResult answer(const ui::CaptionRequest& r, bool imageModel);
+
     std::unique_ptr<Captioner> m_model;
-    std::atomic<quint64> m_latest[7] = {0, 0, 0, 0, 0, 0, 0}; // newest request id per slot
+    std::array<std::atomic<quint64>, ui::kRequestLanes> m_latest{}; // newest request id per lane
     std::atomic<quint64> m_cancelledCheckpoint{0};
 };
 

@@ -33,7 +33,7 @@ const CompareWorker::Cached& CompareWorker::load(const QString& path) {
 }
 
 void CompareWorker::compare(const cl::ui::CompareRequest& r) {
-    if (r.id < m_latest[r.purpose % 2])
+    if (r.id < m_latest[static_cast<size_t>(r.purpose)])
         return; // superseded before it started
     ui::CompareResult result;
     result.id = r.id;

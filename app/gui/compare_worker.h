@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QObject>
 
+#include <array>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -20,7 +21,7 @@ class CompareWorker final : public QObject {
     ~CompareWorker() override;
 
     // Called from the GUI thread (direct connection): atomics only.
-    void noteRequest(const cl::ui::CompareRequest& r) { m_latest[r.purpose % 2] = r.id; }
+    void noteRequest(const cl::ui::CompareRequest& r) { m_latest[static_cast<size_t>(r.purpose)] = r.id; }
 
   public slots:
     void compare(const cl::ui::CompareRequest& request);
@@ -37,7 +38,7 @@ class CompareWorker final : public QObject {
     const Cached& load(const QString& path);
 
     std::map<QString, Cached> m_cache;
-    std::atomic<quint64> m_latest[2] = {0, 0};
+    std::array<std::atomic<quint64>, 2> m_latest{}; // Compare, Timeline
 };
 
 } // namespace cl

@@ -2,72 +2,14 @@
 
 #include "app/gui/caption_worker.h"
 #include "app/gui/compare_worker.h"
+#include "app/gui/courier.h"
 #include "ui/window/main_window.h"
 
-#include <QCoreApplication>
-#include <QEvent>
-
 #include <functional>
-
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#include <sanitizer/tsan_interface.h>
-#define CL_TSAN 1
-#endif
-#endif
 
 namespace cl {
 
 namespace {
-
-// Qt is not built with ThreadSanitizer, so the mutex of its event queue, which orders a queued
-// signal's arguments between the two threads, is invisible to it. These annotations state that
-// ordering at our thread boundary (a release after the event is posted, an acquire before the
-// slot runs), so TSan checks our code without drowning in reports about Qt's queue.
-[[maybe_unused]] char g_channel; // used by the annotations in TSan builds only
-void handOver() {
-#ifdef CL_TSAN
-    __tsan_release(&g_channel);
-#endif
-}
-void takeOver() {
-#ifdef CL_TSAN
-    __tsan_acquire(&g_channel);
-#endif
-}
-
-// A call carried to another thread as our own event: it is built and filled in the sender's
-// thread, handed over, then posted; Qt only queues it. (A queued signal would copy its arguments
-// inside Qt, after any hand-over we could state.)
-class CallEvent final : public QEvent {
-  public:
-    explicit CallEvent(std::function<void()> call) : QEvent(kType), call(std::move(call)) {}
-    static constexpr QEvent::Type kType = QEvent::Type(QEvent::User + 17);
-    std::function<void()> call;
-};
-
-} // namespace
-
-// Lives in the receiving thread and runs the calls posted to it.
-class Courier final : public QObject {
-  public:
-    using QObject::QObject;
-    bool event(QEvent* e) override {
-        takeOver();
-        if (e->type() != CallEvent::kType)
-            return QObject::event(e);
-        static_cast<CallEvent*>(e)->call();
-        return true;
-    }
-};
-
-namespace {
-
-void post(Courier* courier, std::function<void()> call) {
-    auto* event = new CallEvent(std::move(call));
-    handOver();
-    QCoreApplication::postEvent(courier, event);
-}
 
 // A queued connection from `sender`'s signal to `receiver`'s slot, run by `courier` (which lives
 // in the receiver's thread): the arguments are copied in the sender's thread before the hand-over.
@@ -91,6 +33,8 @@ ModelThread::ModelThread(ui::MainWindow& window)
     using M = ui::MainWindow;
     using S = ui::Session;
     ui::Session* session = window.session(); // lives in the window's thread
+    // A window-side call that throws is shown like any failure, and the window goes on.
+    m_windowCourier->setFailureHandler([session](const QString& m) { emit session->failed(m); });
     m_worker->moveToThread(&m_thread);
     // Shutdown: quit() reaches the thread through Qt's queue, wait() through a futex; both are
     // invisible to TSan, so the hand-over is stated here too (see ~ModelThread).
@@ -109,12 +53,7 @@ ModelThread::ModelThread(ui::MainWindow& window)
         [w = m_worker](quint64 id) { w->cancelCheckpoint(id); }, Qt::DirectConnection);
     queue(session, &S::captionRequested, m_worker, &W::caption, m_workerCourier);
     queue(session, &S::checkpointRequested, m_worker, &W::openCheckpoint, m_workerCourier);
-    queue(m_worker, &W::captioned, session, &S::onCaptioned, m_windowCourier);
-    queue(m_worker, &W::captionFailed, session, &S::onCaptionFailed, m_windowCourier);
-    queue(m_worker, &W::beamed, session, &S::onBeamed, m_windowCourier);
-    queue(m_worker, &W::explained, session, &S::onExplained, m_windowCourier);
-    queue(m_worker, &W::walked, session, &S::onWalked, m_windowCourier);
-    queue(m_worker, &W::headsScored, session, &S::onHeadsScored, m_windowCourier);
+    queue(m_worker, &W::answered, session, &S::onAnswered, m_windowCourier);
     queue(m_worker, &W::checkpointOpened, session, &S::onCheckpointOpened, m_windowCourier);
     queue(m_worker, &W::checkpointFailed, session, &S::onCheckpointFailed, m_windowCourier);
     m_thread.start();

@@ -126,7 +126,7 @@ class MainWindow final : public QMainWindow {
     void showNewView(bool keepSelection);
     void showModel(const ModelInfo& info);
     void refreshStalePanels();
-    void requestComparison(int purpose);
+    void requestComparison(CompareRequest::Purpose purpose);
     void applyLessonInput(const Lesson& lesson);
     void applyLessonView(const Lesson& lesson);
     Lesson currentLesson() const;

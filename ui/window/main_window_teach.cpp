@@ -130,7 +130,7 @@ void MainWindow::refreshStalePanels() {
     }
 }
 
-void MainWindow::requestComparison(int purpose) {
+void MainWindow::requestComparison(CompareRequest::Purpose purpose) {
     const bool compare = purpose == CompareRequest::Compare;
     const QStringList paths = compare ? m_comparePanel->paths() : m_timelinePanel->snapshots();
     if (paths.isEmpty())

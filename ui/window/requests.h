@@ -8,28 +8,63 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
+#include <cstddef>
+#include <variant>
+
 namespace cl::ui {
 
+// Every kind of request the model worker answers, declared here once. Adding one is a value here
+// and a case in each switch over it: requestLane() below, CaptionWorker::answer() (what the model
+// does) and Session::deliver() (which signal carries the answer). None of the switches has a
+// default, so -Wswitch (an error in CI) lists every place a new kind is still missing.
+enum class CaptionPurpose {
+    Main,           // replaces the view
+    Branch,         // a forced prefix
+    Ablation,       // no positional encoding
+    Reference,      // every head on, while heads are switched off
+    Beam,           // a beam search: the hypotheses as well (core/beam.h)
+    Explain,        // the maps of one word (core/explain.h)
+    Walkthrough,    // one head's Q . K numbers (core/walkthrough.h)
+    HeadImportance, // every head's cost (core/head_importance.h)
+};
+inline constexpr std::size_t kCaptionPurposes = 8;
+inline constexpr std::size_t index(CaptionPurpose p) { return static_cast<std::size_t>(p); }
+
+// A request supersedes the older ones of its lane only (the worker skips those unprocessed).
+// Main and Reference share one: a reference belongs to the main caption it was asked for.
+inline constexpr std::size_t kRequestLanes = 7;
+inline constexpr std::size_t requestLane(CaptionPurpose p) {
+    switch (p) {
+    case CaptionPurpose::Main:
+    case CaptionPurpose::Reference:
+        return 0;
+    case CaptionPurpose::Branch:
+        return 1;
+    case CaptionPurpose::Ablation:
+        return 2;
+    case CaptionPurpose::Beam:
+        return 3;
+    case CaptionPurpose::Explain:
+        return 4;
+    case CaptionPurpose::Walkthrough:
+        return 5;
+    case CaptionPurpose::HeadImportance:
+        return 6;
+    }
+    return 0; // not reached: every purpose is a case above
+}
+
 struct CaptionRequest {
-    // Main captions replace the view; a branch (forced prefix), an ablation (no positional
-    // encoding) and a reference (every head on, while heads are switched off) are variants of
-    // it. A request supersedes only older ones of its own purpose.
-    // A beam search (Beam) answers with the hypotheses as well (api/beam.h).
-    // An explanation (Explain) answers with the maps of one word (api/explain.h).
-    // A walkthrough (Walkthrough) answers with one head's Q . K numbers (api/walkthrough.h).
-    // Head importance (HeadImportance) answers with every head's cost (api/head_importance.h).
-    enum Purpose {
-        Main = 0,
-        Branch = 1,
-        Ablation = 2,
-        Reference = 3,
-        Beam = 4,
-        Explain = 5,
-        Walkthrough = 6,
-        HeadImportance = 7
-    };
+    // What it asks for: CaptionPurpose above (the old names stay as constants).
+    using Purpose = CaptionPurpose;
+    static constexpr Purpose Main = Purpose::Main, Branch = Purpose::Branch,
+                             Ablation = Purpose::Ablation, Reference = Purpose::Reference,
+                             Beam = Purpose::Beam, Explain = Purpose::Explain,
+                             Walkthrough = Purpose::Walkthrough,
+                             HeadImportance = Purpose::HeadImportance;
     quint64 id = 0;
-    int purpose = Main;
+    Purpose purpose = Main;
     RgbImage image;              // image models
     std::vector<float> features; // feature models: one row of inputDim values
     DecodeOptions options;
@@ -37,6 +72,17 @@ struct CaptionRequest {
     bool beamChoice = false; // Main: options.forcedPrefix is a beam hypothesis, not the user's
     ExplainOptions explain;  // Explain: the word and methods
     WalkthroughOptions walkthrough; // Walkthrough: the layer, head, query and kind
+};
+
+// The worker's answer to a CaptionRequest: one value of the kind its purpose asks for, or the
+// failure's one line.
+using CaptionResult =
+    std::variant<CaptionTrace, BeamCaption, Explanation, AttentionWalkthrough, HeadImportance>;
+struct CaptionAnswer {
+    quint64 id = 0;
+    CaptionPurpose purpose = CaptionPurpose::Main;
+    CaptionResult value;
+    QString error; // not empty: the request failed and `value` means nothing
 };
 
 struct CheckpointRequest {
@@ -48,9 +94,10 @@ struct CheckpointRequest {
 // Several checkpoints on one input (the comparison view), or one snapshot of a training run
 // (the timeline). The compare worker caches loaded checkpoints by path.
 struct CompareRequest {
-    enum Purpose { Compare = 0, Timeline = 1 };
+    enum class Purpose { Compare, Timeline };
+    static constexpr Purpose Compare = Purpose::Compare, Timeline = Purpose::Timeline;
     quint64 id = 0;
-    int purpose = Compare;
+    Purpose purpose = Compare;
     QStringList paths;
     RgbImage image;
     std::vector<float> features;
@@ -60,7 +107,7 @@ struct CompareRequest {
 
 struct CompareResult {
     quint64 id = 0;
-    int purpose = CompareRequest::Compare;
+    CompareRequest::Purpose purpose = CompareRequest::Compare;
     QStringList paths;
     std::vector<ModelInfo> models; // per path (empty config when it failed to load)
     QStringList loadErrors;        // per path; empty string when it loaded
@@ -81,6 +128,7 @@ Q_DECLARE_METATYPE(cl::AttentionWalkthrough)
 Q_DECLARE_METATYPE(cl::HeadImportance)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
+Q_DECLARE_METATYPE(cl::ui::CaptionAnswer)
 Q_DECLARE_METATYPE(cl::ui::CheckpointRequest)
 Q_DECLARE_METATYPE(cl::ui::CompareRequest)
 Q_DECLARE_METATYPE(cl::ui::CompareResult)

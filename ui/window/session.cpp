@@ -27,12 +27,13 @@ Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::HeadImportance>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
+    qRegisterMetaType<cl::ui::CaptionAnswer>();
     qRegisterMetaType<cl::ui::CheckpointRequest>();
     qRegisterMetaType<cl::ui::CompareRequest>();
     qRegisterMetaType<cl::ui::CompareResult>();
 }
 
-CaptionRequest Session::makeRequest(int purpose, const CaptionInput& input) {
+CaptionRequest Session::makeRequest(CaptionPurpose purpose, const CaptionInput& input) {
     CaptionRequest r;
     r.id = m_nextId++;
     r.purpose = purpose;
@@ -54,8 +55,7 @@ void Session::requestBeam(const cl::BeamOptions& options) {
         return;
     CaptionRequest r = makeRequest(CaptionRequest::Beam, m_shown);
     r.beam = options;
-    m_beamId = r.id;
-    emit captionRequested(r);
+    send(r);
 }
 
 void Session::showHypothesis(const std::vector<int64_t>& ids) {
@@ -66,7 +66,7 @@ void Session::showHypothesis(const std::vector<int64_t>& ids) {
     recaption();
 }
 
-CaptionRequest Session::onScreenRequest(int purpose) {
+CaptionRequest Session::onScreenRequest(CaptionPurpose purpose) {
     CaptionRequest r = makeRequest(purpose, m_shown);
     r.options.forcedPrefix.clear(); // exactly the caption on screen
     for (const auto& s : m_view.trace.steps)
@@ -81,8 +81,7 @@ void Session::requestExplain(const cl::ExplainOptions& options) {
     r.explain = options;
     if (m_shown.scene)
         r.explain.target = explainTarget(m_view.trace.words(), options.word, *m_shown.scene);
-    m_explainId = r.id;
-    emit captionRequested(r);
+    send(r);
 }
 
 void Session::requestWalkthrough(const cl::WalkthroughOptions& options) {
@@ -90,8 +89,7 @@ void Session::requestWalkthrough(const cl::WalkthroughOptions& options) {
         return;
     CaptionRequest r = onScreenRequest(CaptionRequest::Walkthrough);
     r.walkthrough = options;
-    m_walkId = r.id;
-    emit captionRequested(r);
+    send(r);
 }
 
 void Session::requestHeadImportance() {
@@ -105,36 +103,7 @@ void Session::requestHeadImportance() {
             forced = t + 1;
     for (size_t t = 0; r.options.forcedPrefix.empty() && t < forced; ++t)
         r.options.forcedPrefix.push_back(m_view.trace.steps[t].id);
-    m_headsId = r.id;
-    emit captionRequested(r);
-}
-
-void Session::onHeadsScored(quint64 id, const cl::HeadImportance& result) {
-    if (id == 0 || id != m_headsId)
-        return; // superseded
-    m_headsId = 0;
-    emit headImportanceReady(result);
-}
-
-void Session::onWalked(quint64 id, const cl::AttentionWalkthrough& result) {
-    if (id == 0 || id != m_walkId)
-        return; // superseded
-    m_walkId = 0;
-    emit walkthroughReady(result);
-}
-
-void Session::onExplained(quint64 id, const cl::Explanation& result) {
-    if (id == 0 || id != m_explainId)
-        return; // superseded
-    m_explainId = 0;
-    emit explainReady(result);
-}
-
-void Session::onBeamed(quint64 id, const cl::BeamCaption& result) {
-    if (id == 0 || id != m_beamId)
-        return; // superseded
-    m_beamId = 0;
-    emit beamReady(result);
+    send(r);
 }
 
 void Session::caption(const CaptionInput& input) {
@@ -153,21 +122,20 @@ void Session::backFromEditor() {
 
 void Session::recaption() {
     const CaptionRequest r = makeRequest(CaptionRequest::Main, m_latest);
-    m_captionId = r.id;
     m_captionHeadsOff = r.options.headsOff;
     m_captionBeam = r.beamChoice;
     emit busyChanged(tr("Captioning %1…").arg(m_latest.name));
-    emit captionRequested(r);
+    send(r);
 }
 
-void Session::requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional) {
+void Session::requestVariant(CaptionPurpose purpose, const std::vector<int64_t>& prefix,
+                             bool positional) {
     if (!m_view.valid())
         return;
     CaptionRequest r = makeRequest(purpose, m_shown);
     r.options.forcedPrefix = prefix;
     r.options.positionalEncoding = positional;
-    (purpose == CaptionRequest::Branch ? m_branchId : m_ablationId) = r.id;
-    emit captionRequested(r);
+    send(r);
 }
 
 void Session::setHeadsOff(const std::vector<uint8_t>& off) {
@@ -178,7 +146,7 @@ void Session::setHeadsOff(const std::vector<uint8_t>& off) {
     recaption();
 }
 
-void Session::compare(int purpose, const QStringList& paths) {
+void Session::compare(CompareRequest::Purpose purpose, const QStringList& paths) {
     CompareRequest r;
     r.id = m_nextId++;
     r.purpose = purpose;
@@ -190,22 +158,61 @@ void Session::compare(int purpose, const QStringList& paths) {
     emit compareRequested(r);
 }
 
-void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
-    if (id != 0 && id == m_branchId) {
-        m_branchId = 0;
-        return emit branchReady(trace);
+void Session::send(const CaptionRequest& r) {
+    pending(r.purpose) = r.id;
+    emit captionRequested(r);
+}
+
+void Session::onAnswered(const CaptionAnswer& answer) {
+    quint64& newest = pending(answer.purpose);
+    if (answer.id == 0 || answer.id != newest)
+        return; // superseded by a newer request of its purpose, or not ours
+    newest = 0;
+    if (!answer.error.isEmpty())
+        return fail(answer.purpose, answer.error);
+    deliver(answer);
+}
+
+namespace {
+// The answer's value as the type its purpose promises; a worker that broke the promise is a
+// failure, not an exception out of a slot.
+template <typename T> const T* valueOf(const CaptionAnswer& a) {
+    return std::get_if<T>(&a.value);
+}
+} // namespace
+
+void Session::deliver(const CaptionAnswer& a) {
+    using P = CaptionPurpose;
+    const auto* trace = valueOf<CaptionTrace>(a);
+    switch (a.purpose) {
+    case P::Main:
+        return trace ? showCaption(*trace) : fail(a.purpose, tr("the worker sent no caption"));
+    case P::Branch:
+        return trace ? emit branchReady(*trace) : fail(a.purpose, tr("no branch came back"));
+    case P::Ablation:
+        return trace ? emit ablationReady(*trace) : fail(a.purpose, tr("no ablation came back"));
+    case P::Reference:
+        return trace ? emit referenceReady(*trace) : fail(a.purpose, tr("no reference came back"));
+    case P::Beam:
+        if (const auto* beam = valueOf<BeamCaption>(a))
+            return emit beamReady(*beam);
+        return fail(a.purpose, tr("no beam search came back"));
+    case P::Explain:
+        if (const auto* e = valueOf<Explanation>(a))
+            return emit explainReady(*e);
+        return fail(a.purpose, tr("no explanation came back"));
+    case P::Walkthrough:
+        if (const auto* w = valueOf<AttentionWalkthrough>(a))
+            return emit walkthroughReady(*w);
+        return fail(a.purpose, tr("no walkthrough came back"));
+    case P::HeadImportance:
+        if (const auto* h = valueOf<HeadImportance>(a))
+            return emit headImportanceReady(*h);
+        return fail(a.purpose, tr("no head importance came back"));
     }
-    if (id != 0 && id == m_ablationId) {
-        m_ablationId = 0;
-        return emit ablationReady(trace);
-    }
-    if (id != 0 && id == m_referenceId) {
-        m_referenceId = 0;
-        return emit referenceReady(trace);
-    }
-    if (id == 0 || id != m_captionId)
-        return; // superseded by a newer request
-    m_captionId = 0;
+}
+
+void Session::showCaption(const cl::CaptionTrace& trace) {
     // While a shape is dragged, or heads are switched off and on, the word and head stay put,
     // so the class can watch them change.
     const bool keepSelection = (std::exchange(m_sameInput, false) ||
@@ -224,37 +231,33 @@ void Session::onCaptioned(quint64 id, const cl::CaptionTrace& trace) {
     if (m_view.headsOff > 0) { // what every head says about the same input, for comparison
         CaptionRequest r = makeRequest(CaptionRequest::Reference, m_shown);
         r.options.headsOff.clear();
-        m_referenceId = r.id;
-        emit captionRequested(r);
+        send(r);
     }
     if (m_lesson)
         finishLessonStage();
 }
 
-void Session::onCaptionFailed(quint64 id, const QString& message) {
-    if (id != 0 && id == m_explainId) {
-        m_explainId = 0;
+void Session::fail(CaptionPurpose purpose, const QString& message) {
+    using P = CaptionPurpose;
+    switch (purpose) {
+    case P::Explain:
         return emit explainFailed(message);
-    }
-    if (id != 0 && id == m_walkId) {
-        m_walkId = 0;
+    case P::Walkthrough:
         return emit walkthroughFailed(message);
-    }
-    if (id != 0 && id == m_headsId) {
-        m_headsId = 0;
+    case P::HeadImportance:
         return emit headImportanceFailed(message);
-    }
-    if (id != 0 &&
-        (id == m_branchId || id == m_ablationId || id == m_referenceId || id == m_beamId)) {
-        m_branchId = m_ablationId = m_referenceId = m_beamId = 0;
+    case P::Branch:
+    case P::Ablation:
+    case P::Reference:
+    case P::Beam: // the variants of the caption on screen go together
+        for (P p : {P::Branch, P::Ablation, P::Reference, P::Beam})
+            pending(p) = 0;
+        return emit failed(message);
+    case P::Main:
+        m_lesson.reset(); // a lesson whose input cannot be captioned stops here
+        emit busyChanged({});
         return emit failed(message);
     }
-    if (id == 0 || id != m_captionId)
-        return;
-    m_captionId = 0;
-    m_lesson.reset(); // a lesson whose input cannot be captioned stops here
-    emit busyChanged({});
-    emit failed(message);
 }
 
 void Session::openCheckpoint(const QString& path, const QString& device) {
@@ -273,7 +276,8 @@ void Session::openCheckpoint(const QString& path, const QString& device) {
 void Session::cancel() {
     if (m_checkpointId)
         emit checkpointCancelled(m_checkpointId);
-    m_checkpointId = m_captionId = 0;
+    m_checkpointId = 0;
+    pending(CaptionPurpose::Main) = 0;
     m_lesson.reset();
     emit busyChanged({});
 }
@@ -294,7 +298,8 @@ void Session::onCheckpointOpened(quint64 id, const cl::ModelInfo& info) {
     // checkpoint is already on its way (the worker handles requests in order).
     const bool imageModel = info.config.memory == MemoryKind::ImageGrid;
     const bool haveInput = imageModel ? !m_latest.image.image.isNull() : !m_latest.features.empty();
-    if (haveInput && (m_captionId == 0 || m_captionId < id))
+    const quint64 main = pending(CaptionPurpose::Main);
+    if (haveInput && (main == 0 || main < id))
         recaption();
 }
 

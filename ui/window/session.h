@@ -12,6 +12,7 @@
 
 #include <QObject>
 
+#include <array>
 #include <optional>
 
 namespace cl::ui {
@@ -36,7 +37,8 @@ class Session final : public QObject {
     void recaption();                        // the latest input again (heads, length changed)
     // A variant of the caption on screen: a forced prefix (Branch) or no positional encoding
     // (Ablation); answered through branchReady / ablationReady.
-    void requestVariant(int purpose, const std::vector<int64_t>& prefix, bool positional);
+    void requestVariant(CaptionPurpose purpose, const std::vector<int64_t>& prefix,
+                        bool positional);
     // Beam search on the input on screen (answered through beamReady), and showing one of its
     // hypotheses in every panel (its tokens forced); an empty list goes back to greedy decoding.
     void requestBeam(const cl::BeamOptions& options);
@@ -59,7 +61,7 @@ class Session final : public QObject {
     void setMaxLength(int tokens) { m_maxLength = tokens; }
     int maxLength() const { return m_maxLength; }
     // Compares checkpoints (or a run's snapshots) on the input of the caption on screen.
-    void compare(int purpose, const QStringList& paths);
+    void compare(CompareRequest::Purpose purpose, const QStringList& paths);
 
     // Lessons: the window checks the files; this replays it in order and says when to apply.
     void playLesson(const Lesson& lesson, const QString& device);
@@ -70,15 +72,11 @@ class Session final : public QObject {
     const CaptionInput& shown() const { return m_shown; } // the input of the view
     const CaptionInput& latest() const { return m_latest; }
     const std::vector<uint8_t>& headsOff() const { return m_headsOff; }
-    bool busy() const { return m_captionId != 0 || m_checkpointId != 0; }
+    bool busy() const { return pending(CaptionPurpose::Main) != 0 || m_checkpointId != 0; }
     bool viewFromEditor() const { return m_shown.fromEditor && m_view.valid(); }
 
-    void onCaptioned(quint64 id, const cl::CaptionTrace& trace);
-    void onCaptionFailed(quint64 id, const QString& message);
-    void onBeamed(quint64 id, const cl::BeamCaption& result);
-    void onExplained(quint64 id, const cl::Explanation& result);
-    void onWalked(quint64 id, const cl::AttentionWalkthrough& result);
-    void onHeadsScored(quint64 id, const cl::HeadImportance& result);
+    // Every answer of the worker: dropped unless it is the newest request of its purpose.
+    void onAnswered(const cl::ui::CaptionAnswer& answer);
     void onCheckpointOpened(quint64 id, const cl::ModelInfo& info);
     void onCheckpointFailed(quint64 id, const QString& message);
 
@@ -109,9 +107,17 @@ class Session final : public QObject {
     void lessonViewDue(const cl::ui::Lesson& lesson);
 
   private:
-    CaptionRequest makeRequest(int purpose, const CaptionInput& input);
+    CaptionRequest makeRequest(CaptionPurpose purpose, const CaptionInput& input);
     // A request about the caption on screen: its tokens forced, so the worker sees exactly it.
-    CaptionRequest onScreenRequest(int purpose);
+    CaptionRequest onScreenRequest(CaptionPurpose purpose);
+    // Sends the request, remembering it as the newest of its purpose.
+    void send(const CaptionRequest& request);
+    quint64& pending(CaptionPurpose p) { return m_pending[index(p)]; }
+    quint64 pending(CaptionPurpose p) const { return m_pending[index(p)]; }
+    // The answer's value to the signal of its purpose (one case each), or its failure.
+    void deliver(const CaptionAnswer& answer);
+    void fail(CaptionPurpose purpose, const QString& message);
+    void showCaption(const cl::CaptionTrace& trace);
     void finishLessonStage();
 
     CaptionView m_view;
@@ -125,8 +131,7 @@ class Session final : public QObject {
     bool m_sameInput = false; // the caption in flight re-reads the shown input (heads switched)
     int m_maxLength = 30;
     quint64 m_nextId = 1;
-    quint64 m_captionId = 0, m_branchId = 0, m_ablationId = 0, m_referenceId = 0, m_beamId = 0,
-            m_explainId = 0, m_walkId = 0, m_headsId = 0;
+    std::array<quint64, kCaptionPurposes> m_pending{}; // the newest request id per purpose
     std::vector<int64_t> m_mainPrefix; // a beam hypothesis shown instead of the greedy caption
     quint64 m_checkpointId = 0;
     QString m_checkpointPath;
