@@ -1,16 +1,21 @@
 // Feature files, vocabularies and images: good ones read correctly, bad ones give one clear line.
 #include "app/common/vocab_json.h"
+#include "model/core/files.h"
 #include "model/data/npy.h"
 #include "model/core/vocabulary.h"
 #include "ui/imaging/image_loader.h"
 
 #include <QBuffer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <cstring>
+#include <sys/stat.h>
+#include <thread>
 #include "tests/test_main.h"
 
 using namespace cl;
@@ -92,6 +97,8 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
 class TestInputs : public QObject {
     Q_OBJECT
   private slots:
+    void replaceNeverLeavesNoFile();
+    void replaceRefusesWhatIsNotAFile();
     void npyReads();
     void npyErrors_data();
     void npyErrors();
@@ -105,6 +112,44 @@ class TestInputs : public QObject {
     void hostileImages();
     void hugeVocabularyIsRefused();
 };
+
+// files::replace (the Train panel's Save, and every atomic write) is one rename: a reader polling
+// the path while it is replaced again and again never finds it missing, which the old
+// remove-then-rename did between its two calls.
+void TestInputs::replaceNeverLeavesNoFile() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("model.pt").toStdString();
+    files::write(path, "old");
+    std::atomic<bool> done{false}, missing{false};
+    std::thread reader([&] {
+        while (!done)
+            if (!files::notRegularReason(path).empty())
+                missing = true;
+    });
+    for (int i = 0; i < 300; ++i) {
+        const std::string tmp = path + ".saving";
+        files::write(tmp, "new " + std::to_string(i));
+        files::replace(tmp, path);
+    }
+    done = true;
+    reader.join();
+    QVERIFY(!missing);
+    QCOMPARE(files::readRegular(path, 100, "model"), std::string("new 299"));
+}
+
+void TestInputs::replaceRefusesWhatIsNotAFile() {
+    QTemporaryDir dir;
+    const std::string from = dir.filePath("new.pt").toStdString();
+    files::write(from, "new");
+    const QString fifo = dir.filePath("pipe");
+    QCOMPARE(mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, files::replace(from, fifo.toStdString()));
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile()); // left as it was
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, files::replace(from, dir.path().toStdString()));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                             files::replace(dir.filePath("none").toStdString(), from));
+    QCOMPARE(files::readRegular(from, 10, "model"), std::string("new"));
+}
 
 void TestInputs::npyReads() {
     auto m = parseNpy(npy("<f4", "(2, 3)", floats({1, 2, 3, 4, 5, 6})));

@@ -1,11 +1,13 @@
 // The window's controller without a window: requests, supersession, failures, model changes,
 // lesson replay (Session), and lazy panel filling (PanelRouter).
 #include "app/gui/courier.h"
+#include "ui/window/background.h"
 #include "ui/window/panel_router.h"
 #include "ui/window/session.h"
 
 #include <QSignalSpy>
 
+#include <atomic>
 #include <set>
 #include <QTest>
 #include "tests/test_main.h"
@@ -90,6 +92,8 @@ class TestSession : public QObject {
     void cancelDropsWhatIsInFlight();
     void routerFillsOnlyStalePanelsOnce();
     void courierKeepsThrowsOutOfTheEventLoop();
+    void backgroundWorkThatThrowsAnythingFails();
+    void backgroundWorkIsJoinedBeforeTheAppGoes();
 };
 
 void TestSession::newerCaptionSupersedesOlder() {
@@ -401,6 +405,45 @@ void TestSession::courierKeepsThrowsOutOfTheEventLoop() {
     QCOMPARE(failures.size(), 2);
     QVERIFY(failures[0].contains("a slot failed"));
     QVERIFY(failures[1].contains("unexpected"));
+}
+
+// Not only std::exception: anything thrown on a background thread reaches `done` as a failure
+// (before: it left the thread and ended the process).
+void TestSession::backgroundWorkThatThrowsAnythingFails() {
+    QObject context;
+    QString error;
+    bool done = false;
+    tryInBackground<int>(
+        &context, []() -> int { throw 42; },
+        [&](Outcome<int>& o) {
+            error = o.error;
+            done = true;
+        });
+    QTRY_VERIFY(done);
+    QVERIFY(error.contains("unexpected"));
+}
+
+// Background work is asked to stop and joined before the application object goes: none is left
+// running (before: the threads were never joined, and a calibration outlived QApplication).
+void TestSession::backgroundWorkIsJoinedBeforeTheAppGoes() {
+    QObject context;
+    std::atomic<bool> started{false}, stopped{false};
+    runInBackground<int>(
+        &context,
+        [&] {
+            started = true;
+            while (!backgroundStopping())
+                QThread::msleep(2);
+            stopped = true;
+            return 0;
+        },
+        [](int&) {});
+    QTRY_VERIFY(started.load());
+    QCOMPARE(backgroundThreadsRunning(), 1);
+    joinBackgroundWork();
+    QVERIFY(stopped.load());
+    QCOMPARE(backgroundThreadsRunning(), 0);
+    QVERIFY(!backgroundStopping()); // later work runs normally
 }
 
 CL_TEST_GUILESS_MAIN(TestSession)

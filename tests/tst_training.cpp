@@ -2,6 +2,8 @@
 // config: Start, the loss curve gains points, Pause stops them and Resume restarts them, a
 // snapshot lands in the run folder and captions the image in every panel, Open in Timeline shows
 // the run, Stop ends it with the last step kept, Save model writes a file captionlens-cli reads.
+#include "model/api/threads.h"
+#include "model/core/files.h"
 #include "tests/cli_run.h"
 #include "tests/gui_fixture.h"
 #include "ui/panels/timeline_panel.h"
@@ -68,6 +70,7 @@ ui::TrainSettings tiny() {
 
 void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     auto& w = *m_gui.window;
+    cl::setThreadCount(2); // as --threads 2: the training run must leave it so
     QVERIFY(m_gui.openAndWait(m_gui.saveScene(7)));
     w.showPanel(QStringLiteral("train"));
     panel()->setSettings(tiny());
@@ -76,6 +79,7 @@ void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     click(QStringLiteral("Start"));
     QVERIFY(panel()->run()->running());
     QTRY_VERIFY_WITH_TIMEOUT(points() > 5, 60000);
+    QCOMPARE(cl::threadCount(), 2); // before: the run set the whole process's count to cores - 1
 
     click(QStringLiteral("Pause"));
     QTest::qWait(300); // steps already posted arrive
@@ -116,6 +120,7 @@ void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     QVERIFY(button(QStringLiteral("Start"))->isEnabled());
 
     const QString saved = m_gui.dir.filePath(QStringLiteral("mine.pt"));
+    cl::files::write(saved.toStdString(), "an older file, replaced in one step");
     QSignalSpy written(panel(), &TrainPanel::modelSaved);
     QVERIFY(panel()->saveModel(saved));
     QVERIFY(written.wait(60000));

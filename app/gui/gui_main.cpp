@@ -4,6 +4,7 @@
 #include "model/api/threads.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/scene_editor.h"
+#include "ui/window/background.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
@@ -96,6 +97,11 @@ int main(int argc, char** argv) {
     const Options o;
     answerHelpOrVersion(argc, argv, o);
     QApplication app(argc, argv);
+    // Background reads and saves are asked to stop and joined before `app` goes (whichever way
+    // main returns; the window, declared later, goes first).
+    struct JoinBackgroundWork {
+        ~JoinBackgroundWork() { cl::ui::joinBackgroundWork(); }
+    } joinAtExit;
     nameApplication();
     QCommandLineParser parser;
     o.describe(parser);

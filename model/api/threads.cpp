@@ -49,4 +49,8 @@ int setThreadCount(int n) {
     return at::get_num_threads();
 }
 
+int threadCount() {
+    return at::get_num_threads();
+}
+
 } // namespace cl

@@ -7,6 +7,8 @@ int defaultThreadCount();
 // n <= 0: defaultThreadCount(). Returns the count in effect. Also keeps large tensor buffers
 // in the heap (keepBuffersInHeap), which every entry point wants.
 int setThreadCount(int n);
+// The count in effect now (LibTorch's intra-op threads, process-wide).
+int threadCount();
 // Tensors of a decode or training step are allocated and freed again every step, many above
 // glibc's mmap threshold: each would be a fresh mmap, page faults and an munmap (about 10% of a
 // training step, 20% of a batch-1 decode here). This keeps them in the heap for reuse.

@@ -178,4 +178,16 @@ void write(const std::string& path, const std::string& bytes) {
     fail("cannot write " + path + ": it is " + kindOf(st.st_mode));
 }
 
+void replace(const std::string& from, const std::string& to) {
+    const std::string from_ = notRegularReason(from);
+    if (!from_.empty())
+        fail("cannot move " + from + " into place: " + from_);
+    struct stat st {};
+    if (::stat(to.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        fail("cannot replace " + to + ": it is " + notRegularReason(to) +
+             ", and only a regular file is replaced");
+    if (std::rename(from.c_str(), to.c_str()) != 0)
+        fail("cannot replace " + to + ": " + std::strerror(errno));
+}
+
 } // namespace cl::files

@@ -21,4 +21,9 @@ std::string readRegular(const std::string& path, int64_t maxBytes, const std::st
 // refused. Throws one line on failure, leaving any previous file intact.
 void write(const std::string& path, const std::string& bytes);
 
+// Moves the regular file `from` over `to` in one step (rename(2), same file system): a reader of
+// `to` sees the old file or the new one, never none. `to` must be a regular file or not exist;
+// throws one line otherwise or on failure, leaving `to` as it was.
+void replace(const std::string& from, const std::string& to);
+
 } // namespace cl::files

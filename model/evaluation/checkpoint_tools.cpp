@@ -110,7 +110,8 @@ void storeRobustness(const std::string& path, const std::string& json) {
     writeCheckpoint(path, ck);
 }
 
-int64_t calibrateWorldCheck(const std::string& path, int64_t scenes) {
+int64_t calibrateWorldCheck(const std::string& path, int64_t scenes,
+                            const std::function<bool()>& keepGoing) {
     Checkpoint ck = readCheckpoint(path);
     if (ck.config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument(path + " is a feature model: the out-of-world check needs an "
@@ -118,7 +119,7 @@ int64_t calibrateWorldCheck(const std::string& path, int64_t scenes) {
     const Vocabulary vocab(ck.vocab);
     auto model = buildModel(ck, vocab.nullId());
     model->eval();
-    const WorldStats world = calibrateWorld(*model, scenes);
+    const WorldStats world = calibrateWorld(*model, scenes, keepGoing);
     ck.worldStats = worldToStateDict(world);
     writeCheckpoint(path, ck);
     return static_cast<int64_t>(world.layers.size());

@@ -3,6 +3,7 @@
 // into our format, and store evaluation figures in a checkpoint's metadata.
 #include "model/core/config.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ void storeRobustness(const std::string& path, const std::string& json);
 // Calibrates the out-of-world check of the image model at `path` on `scenes` training-world
 // scenes and rewrites the file (atomically) with the statistics; returns how many encoder
 // layers the check reads.
-int64_t calibrateWorldCheck(const std::string& path, int64_t scenes = 4096);
+int64_t calibrateWorldCheck(const std::string& path, int64_t scenes = 4096,
+                            const std::function<bool()>& keepGoing = {});
 
 } // namespace cl

@@ -5,6 +5,8 @@
 #include "model/dataset/shapes_data.h"
 
 #include <algorithm>
+#include <functional>
+#include <stdexcept>
 
 namespace cl {
 
@@ -22,11 +24,13 @@ constexpr double kQuantile = 0.995, kThresholdMargin = 1.5;
 
 // Per layer, (count, F) signatures of the scenes first .. first + count.
 std::vector<torch::Tensor> signaturesOf(CaptioningTransformerImpl& model, int64_t first,
-                                        int64_t count) {
+                                        int64_t count, const std::function<bool()>& keepGoing) {
     const auto& enc = model.config().encoder;
     const auto device = model.parameters().front().device();
     std::vector<std::vector<torch::Tensor>> parts;
     for (int64_t b = first; b < first + count; b += kBatch) {
+        if (keepGoing && !keepGoing())
+            throw std::runtime_error("calibration cancelled");
         std::vector<uint64_t> seeds;
         for (int64_t i = b; i < std::min(first + count, b + kBatch); ++i)
             seeds.push_back(kCalibrationSeedBase + uint64_t(i));
@@ -46,11 +50,12 @@ std::vector<torch::Tensor> signaturesOf(CaptioningTransformerImpl& model, int64_
 
 } // namespace
 
-WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes) {
+WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes,
+                          const std::function<bool()>& keepGoing) {
     c10::InferenceMode guard;
     const int64_t fit = scenes * 3 / 4;
-    WorldStats s = fitWorld(signaturesOf(model, 0, fit));
-    const auto held = signaturesOf(model, fit, scenes - fit);
+    WorldStats s = fitWorld(signaturesOf(model, 0, fit, keepGoing));
+    const auto held = signaturesOf(model, fit, scenes - fit, keepGoing);
     auto threshold = [](const torch::Tensor& d) {
         return kThresholdMargin * torch::quantile(d, kQuantile).item<double>();
     };

@@ -13,6 +13,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <vector>
 
 namespace cl {
@@ -57,6 +58,8 @@ WorldStats worldFromStateDict(const StateDict& dict);
 
 // Calibrates on `scenes` varied-world scenes from seeds no training run or evaluation uses:
 // three quarters fit, the rest set the thresholds (calibrate.cpp says how).
-WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes = 4096);
+// keepGoing, when set, is asked between batches; false throws "calibration cancelled".
+WorldStats calibrateWorld(CaptioningTransformerImpl& model, int64_t scenes = 4096,
+                          const std::function<bool()>& keepGoing = {});
 
 } // namespace cl

@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include "model/evaluation/checkpoint_tools.h"
+#include "model/core/files.h"
 #include "ui/window/background.h"
 
 namespace cl::ui {
@@ -415,10 +416,13 @@ bool TrainPanel::saveModel(const QString& path) {
     tryInBackground<bool>(
         this,
         [tmp, path] {
-            calibrateWorldCheck(tmp.toStdString(), 1024);
-            QFile::remove(path);
-            if (!QFile::rename(tmp, path))
-                throw std::runtime_error("cannot move the saved model into place");
+            try {
+                calibrateWorldCheck(tmp.toStdString(), 1024, [] { return !backgroundStopping(); });
+                files::replace(tmp.toStdString(), path.toStdString()); // never no file at `path`
+            } catch (...) {
+                QFile::remove(tmp);
+                throw;
+            }
             return true;
         },
         [this, path](Outcome<bool>& o) {

@@ -2,7 +2,6 @@
 
 #include "model/api/captioner.h"
 #include "model/evaluation/evaluation.h"
-#include "model/api/threads.h"
 
 #include <QDir>
 #include <QFile>
@@ -146,9 +145,8 @@ void TrainingRun::post(std::function<void()> f) {
 
 // On the training thread. Every result reaches the window through post().
 void TrainingRun::work(TrainOptions o, int evalScenes) {
-    // The next batch is drawn on another thread during each step: leaving it a core is faster
-    // than giving the step every core (as `captionlens-cli train` does).
-    setThreadCount(std::max(1, defaultThreadCount() - 1));
+    // The process's thread count (--threads) stands: LibTorch's is process-wide, so setting it
+    // here would change it for captioning too, from a thread that does not own it.
     int64_t lastStep = 0;
     double finalExact = -1;
     o.onProgress = [&](const TrainProgress& p) {

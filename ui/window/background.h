@@ -12,6 +12,16 @@
 
 namespace cl::ui {
 
+// Every thread runInBackground starts is tracked until it ends. joinBackgroundWork() asks them to
+// stop (backgroundStopping() turns true: long work polls it and gives up) and waits for each, so
+// none outlives the application object; the GUI's main() calls it when the event loop ends.
+void joinBackgroundWork();
+bool backgroundStopping();
+int backgroundThreadsRunning();
+namespace detail {
+void track(QThread* thread); // from the GUI thread, before the thread starts
+}
+
 // The result is handed over under a mutex of ours, which ThreadSanitizer sees (Qt's event queue
 // it does not).
 template <typename Result>
@@ -34,6 +44,7 @@ void runInBackground(QObject* context, std::function<Result()> work,
         done(r);
     });
     QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    detail::track(thread);
     thread->start();
 }
 
@@ -54,6 +65,8 @@ void tryInBackground(QObject* context, std::function<T()> work,
                 o.value = work();
             } catch (const std::exception& e) {
                 o.error = QString::fromUtf8(e.what());
+            } catch (...) { // nothing thrown on a worker ends the process
+                o.error = QStringLiteral("an unexpected failure (not a std::exception)");
             }
             return o;
         },
