@@ -4,6 +4,7 @@
 #include "model/evaluation/checkpoint_tools.h"
 #include "model/evaluation/course_eval.h"
 #include "model/core/vocabulary.h"
+#include "model/data/bounded_child.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +19,8 @@
 
 #include <algorithm>
 #include "tests/test_main.h"
+
+using cl::io::runBounded;
 
 using namespace cl;
 
@@ -54,6 +57,7 @@ class TestCourse : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase();
+    void h5ProbeIsAProgramOfItsOwn();
     void evalMatchesPythonReference();
     void exactMatchKeepsUnk();
     void evalListsEveryCaption();
@@ -430,6 +434,22 @@ void TestCourse::headCountWithoutDataIsFlagged() {
              "--heads", "auto", "-o", path("x.pt")});
     QCOMPARE(noData.code, 1);
     QVERIFY(noData.err.contains("--heads auto needs the course data"));
+}
+
+// HDF5 reads a file first in captionlens-h5probe, spawned (a fresh program: nothing of this
+// process's locks or allocator comes along), not in a fork of this threaded process.
+void TestCourse::h5ProbeIsAProgramOfItsOwn() {
+    const std::string probe = cl::io::h5ProbeProgram();
+    QVERIFY2(QString::fromStdString(probe).endsWith("/captionlens-h5probe"), probe.c_str());
+    cl::io::ChildBudget budget;
+    budget.memoryBytes = uint64_t(192) << 20;
+    const std::string good = (data() + "/val2014_vgg16_fc7_pca.h5").toStdString();
+    QCOMPARE(runBounded({probe, good}, budget), std::string());
+    const std::string finding = runBounded({probe, CL_TEST_DATA "/h5_open_finding.h5"}, budget);
+    QVERIFY2(finding.rfind("needs more than 192 MiB", 0) == 0, finding.c_str());
+    QVERIFY(runBounded({probe}, budget).rfind("fails (exit status 2)", 0) == 0); // no file named
+    const QString missing = path("no-such-program");
+    QVERIFY(runBounded({missing.toStdString()}, budget).rfind("cannot be started", 0) == 0);
 }
 
 CL_TEST_GUILESS_MAIN(TestCourse)

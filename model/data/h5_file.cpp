@@ -10,7 +10,6 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
-#include <new>
 #include <stdexcept>
 
 #include <sys/stat.h>
@@ -212,7 +211,7 @@ std::vector<struct stat>& probedFiles() {
 // The checks above close what the fuzzer found, not every loop or crash HDF5 may still hold: a
 // 2 KB file made HDF5 1.10.8 allocate without bound (tests/golden/h5_open_finding.h5). So the
 // child reads every dataset we could read, in blocks, and the parent's watchdog bounds it.
-void File::readEverything(const std::string& path) {
+void File::readEverything(const std::string& path) { // captionlens-h5probe's work
     const File file(path, false);
     for (const std::string& name : file.names()) {
         try {
@@ -240,7 +239,6 @@ int64_t openObjects() {
 }
 
 File::File(const std::string& path, bool probe) : m_path(path) {
-    // Held across the fork too: no other thread is inside HDF5 when the child copies it.
     const std::lock_guard<std::recursive_mutex> hold(lock());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors are ours to report, in one line
     const std::string why = files::notRegularReason(path);
@@ -288,34 +286,16 @@ void File::probeInChild(struct stat& before) const {
     for (const struct stat& probed : probedFiles())
         if (sameFile(probed, before))
             return;
-    io::ChildBudget budget; // the real files read in 8 MB blocks: a few MB of HDF5 caches beyond
-    budget.memoryBytes = uint64_t(192) << 20;
+    // A fresh process: the reader's own memory (HDF5 and the C++ runtime, a few MB) plus
+    // what the real files take in 8 MB blocks and HDF5's caches.
+    io::ChildBudget budget;
+    budget.memoryBytes = uint64_t(256) << 20;
     budget.seconds = 20.0 + static_cast<double>(before.st_size) / 50e6; // 50 MB/s at worst
-    const auto read = [this] { readEverything(m_path); };
-    const auto relock = [] { new (&lock()) std::recursive_mutex(); };
-#if defined(CL_SANITIZED)
-    // The sanitizers' allocators of clang 14 and GCC 12 are not fork-safe (LLVM added the
-    // pthread_atfork handlers in Dec 2023, PR #75290): a child forked while another thread held
-    // an allocator lock hangs (tst_browser under ASan: "takes more than 20 s" on a 69 KB file,
-    // twice in a row). In sanitizer builds the child gets up to eight short tries (a file this
-    // size reads in milliseconds), then what is left of the budget: a file that truly makes
-    // HDF5 loop still costs the same 20 s in all.
-    io::ChildBudget quick = budget;
-    quick.seconds = 1.5 + static_cast<double>(before.st_size) / 5e6;
-    std::string why = "takes more than";
-    double spent = 0;
-    for (int i = 0; i < 8 && why.rfind("takes more than", 0) == 0 &&
-                    spent + 2 * quick.seconds <= budget.seconds;
-         ++i, spent += quick.seconds)
-        why = io::runBounded(read, quick, relock);
-    if (why.rfind("takes more than", 0) == 0) {
-        io::ChildBudget rest = budget;
-        rest.seconds = budget.seconds - spent;
-        why = io::runBounded(read, rest, relock);
-    }
-#else
-    const std::string why = io::runBounded(read, budget, relock);
-#endif
+    const std::string program = io::h5ProbeProgram();
+    if (program.empty())
+        fail("cannot check " + m_path + ": the HDF5 probe captionlens-h5probe is not installed "
+             "next to this program");
+    const std::string why = io::runBounded({program, m_path}, budget);
     if (!why.empty())
         fail("cannot read " + m_path + ": HDF5 " + why + " reading it (a damaged file)");
     if (probedFiles().size() == 64)

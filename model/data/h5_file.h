@@ -15,8 +15,9 @@ int64_t openObjects();
 class File {
   public:
     // Only a regular HDF5 file (signature checked first); throws one line otherwise.
-    // HDF5 first reads the whole file in a child process within a memory and time budget
-    // (model/io/bounded_child.h); a file it cannot read there is refused with one line.
+    // HDF5 first reads the whole file in a separate process (captionlens-h5probe) within a
+    // memory and time budget (model/data/bounded_child.h); a file it cannot read there is
+    // refused with one line.
     explicit File(const std::string& path) : File(path, true) {}
     ~File();
     File(const File&) = delete;
@@ -27,11 +28,14 @@ class File {
     // The names in the root group; throws when there are more than 256 or any is a soft or
     // external link (checked on opening, too).
     std::vector<std::string> names() const;
+    // Reads every dataset we could read, in blocks: the probe program's work (h5probe_main.cpp),
+    // never run in this process on an unchecked file.
+    static void readEverything(const std::string& path);
 
   private:
     File(const std::string& path, bool probe);
     void probeInChild(struct stat& before) const; // fills `before`
-    static void readEverything(const std::string& path); // the child's work
+
     int64_t m_id = -1;
     std::string m_path;
 };
