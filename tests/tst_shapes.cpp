@@ -319,6 +319,12 @@ void TestShapes::suiteFromAnotherRenderer() {
         stored[QDir(suite).dirName()] =
             QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
     }
+    // Run inside the folder, --suite . files them under the folder's own name, not ".".
+    cli.setWorkingDirectory(b.path());
+    cli.start(CL_CLI, {"eval", "--checkpoint", copy, "--suite", ".", "--store", "--json"});
+    QVERIFY(cli.waitForFinished(120000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    cli.setWorkingDirectory(QString());
     cli.start(CL_CLI, {"info", copy, "--json"});
     QVERIFY(cli.waitForFinished(60000));
     const auto info = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
@@ -327,6 +333,7 @@ void TestShapes::suiteFromAnotherRenderer() {
     for (auto it = stored.begin(); it != stored.end(); ++it) // beside the shipped file's own
         QCOMPARE(robustness[it.key()].toObject(), it.value().toObject());
     QVERIFY(robustness.contains("pil-seed0")); // the shipped suites stay
+    QVERIFY(!robustness.contains("."));
     cli.start(CL_CLI, {"info", copy});
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.readAllStandardOutput().contains(

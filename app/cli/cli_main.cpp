@@ -1,5 +1,6 @@
 // captionlens-cli: caption, inspect, convert, generate, train, evaluate and benchmark models.
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/core/errors.h"
 
 #include "model/api/threads.h"
@@ -21,11 +22,8 @@ int main(int argc, char** argv) {
                  "captioning transformer and inspect its attention."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "captionlens-cli " CL_VERSION);
-    int threads = 0;
-    // 0 = all cores; more than four threads a core only slows everything down.
-    const int maxThreads = 4 * int(std::max(1u, std::thread::hardware_concurrency()));
-    app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)")
-        ->check(CLI::Range(0, maxThreads));
+    int threads = 0; // 0 = all cores; more than four threads a core only slows everything down
+    cl::cli::addThreadsOption(app, threads);
     app.parse_complete_callback([&] { cl::setThreadCount(threads); });
     cl::cli::addCaptionCommand(app);
     cl::cli::addInfoCommand(app);

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/bench/benchmark.h"
 #include "model/data/npy.h"
 
@@ -15,16 +16,14 @@ void addBenchCommand(CLI::App& app) {
     static std::string features;
     auto* cmd =
         app.add_subcommand("bench", "Benchmark a checkpoint (and the notebook configuration)");
-    cmd->add_option("--checkpoint", checkpoint, "Image-model checkpoint to benchmark");
+    addCheckpointOption(cmd, checkpoint, "Image-model checkpoint to benchmark");
     cmd->add_flag("--notebook", notebook,
                   "Also benchmark the notebook configuration (feature input)");
-    cmd->add_option("--device", o.device, "cpu or cuda")
-        ->check(CLI::IsMember({"cpu", "cuda"}))
-        ->capture_default_str();
+    addDeviceOption(cmd, o.device);
     cmd->add_option("--runs", o.runs, "Timed runs per figure (after warm-up)")
         ->check(CLI::Range(1, 10000))
         ->capture_default_str();
-    cmd->add_flag("--json", json, "Print JSON (one report per line)");
+    addJsonFlag(cmd, json, "Print JSON (one report per line)");
     cmd->add_option("--features", features,
                     "Feature rows (.npy, 64+ rows) for feature-input checkpoints");
     cmd->callback([] {

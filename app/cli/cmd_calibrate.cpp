@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/evaluation/checkpoint_tools.h"
 #include "model/core/errors.h"
 
@@ -14,7 +15,7 @@ void addCalibrateCommand(CLI::App& app) {
                      "and store it in the checkpoint");
     static std::string path;
     static int64_t scenes = 4096;
-    cmd->add_option("--checkpoint", path, "Image-model checkpoint to calibrate (rewritten)")
+    addCheckpointOption(cmd, path, "Image-model checkpoint to calibrate (rewritten)")
         ->required();
     cmd->add_option("--scenes", scenes, "Training-world scenes (three quarters fit, the rest "
                                         "set the threshold)")

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "app/common/trace_json.h"
 #include "model/api/captioner.h"
 #include "model/data/course_data.h"
@@ -218,17 +219,15 @@ void runCaption(const CaptionOptions& o) {
 void addCaptionCommand(CLI::App& app) {
     static CaptionOptions o;
     auto* cmd = app.add_subcommand("caption", "Caption images (image models) or feature rows");
-    cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file")->required();
-    cmd->add_option("--device", o.device, "cpu or cuda")
-        ->check(CLI::IsMember({"cpu", "cuda"}))
-        ->capture_default_str();
+    addCheckpointOption(cmd, o.checkpoint)->required();
+    addDeviceOption(cmd, o.device);
     cmd->add_option("--max-length", o.maxLength, "Most tokens to generate")
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
     cmd->add_option("--top-k", o.topK, "Candidates kept per step")
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
-    cmd->add_flag("--json", o.json, "One JSON object per input, one per line");
+    addJsonFlag(cmd, o.json, "One JSON object per input, one per line");
     cmd->add_flag("--attention", o.attention, "With --json: include every attention matrix");
     cmd->add_option("--features", o.features,
                     "NumPy .npy of shape (D,) or (N, D), or an .h5 file's 'features' dataset");

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/evaluation/checkpoint_tools.h"
 #include "model/evaluation/course_eval.h"
@@ -260,6 +261,13 @@ void runExplainEval(Captioner& model, const EvalOptions& eval, bool json) {
     }
 }
 
+// The suite folder's own name, also for "." or "suite/" ("suite" for the root folder).
+std::string suiteName(const std::string& dir) {
+    const QString clean = QDir::cleanPath(QDir(QString::fromStdString(dir)).absolutePath());
+    const QString name = QFileInfo(clean).fileName();
+    return name.isEmpty() ? std::string("suite") : name.toStdString();
+}
+
 // Keeps a suite's figures in the checkpoint under the suite folder's name, beside those of the
 // suites stored before (both renderers, several seeds).
 void storeSuite(const Captioner& model, const std::string& dir, const nlohmann::json& figures,
@@ -272,7 +280,7 @@ void storeSuite(const Captioner& model, const std::string& dir, const nlohmann::
         if (!all.is_object())
             all = nlohmann::json::object();
     }
-    all[QDir(QString::fromStdString(dir)).dirName().toStdString()] = figures;
+    all[suiteName(dir)] = figures;
     storeRobustness(checkpoint, all.dump());
 }
 
@@ -325,7 +333,7 @@ void addEvalCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "eval", "Evaluate an image model on held-out shapes scenes, or a feature model on the "
                 "course's data (--data)");
-    cmd->add_option("--checkpoint", checkpoint, "Checkpoint file")->required();
+    addCheckpointOption(cmd, checkpoint)->required();
     cmd->add_option("--scenes", o.scenes, "Held-out scenes to caption")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
@@ -361,7 +369,7 @@ void addEvalCommand(CLI::App& app) {
                   "or --world); with --store, kept for the Heads panel");
     cmd->add_flag("--captions", course.captions,
                   "With --data: each image's caption and its references (JSON: \"captions\")");
-    cmd->add_flag("--json", json, "Print JSON");
+    addJsonFlag(cmd, json, "Print JSON");
     cmd->add_flag("--store", store,
                   "Also store the figures in the checkpoint's metadata (training timeline; "
                   "with --suite, under the suite folder's name)");

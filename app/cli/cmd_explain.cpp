@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "app/cli/explain_overlay.h"
 #include "app/common/explain_json.h"
 #include "model/api/captioner.h"
@@ -102,7 +103,7 @@ void addExplainCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "explain", "Explain one word of an image's caption: attention, rollout, gradients, "
                    "Integrated Gradients, Grad-CAM and occlusion, with faithfulness curves");
-    cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file (an image model)")->required();
+    addCheckpointOption(cmd, o.checkpoint, "Checkpoint file (an image model)")->required();
     cmd->add_option("image", o.image, "Image file")->required();
     cmd->add_option("--word", o.word, "The word: its index in the caption (0 first) or the word")
         ->capture_default_str();
@@ -133,10 +134,8 @@ void addExplainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--force-prefix", o.forcePrefix, "Explain the caption these words start");
     cmd->add_option("--out", o.out, "Folder for explain.json and one overlay PNG per method");
-    cmd->add_flag("--json", o.json, "Print the explanation as one JSON object");
-    cmd->add_option("--device", o.device, "cpu or cuda")
-        ->check(CLI::IsMember({"cpu", "cuda"}))
-        ->capture_default_str();
+    addJsonFlag(cmd, o.json, "Print the explanation as one JSON object");
+    addDeviceOption(cmd, o.device);
     cmd->callback([] { runExplain(o); });
 }
 

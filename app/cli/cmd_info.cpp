@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/core/errors.h"
 #include "model/core/json_limits.h"
@@ -12,6 +13,28 @@
 namespace cl::cli {
 
 namespace {
+
+// The figures eval --store keeps in a checkpoint, as JSON text: one row each.
+struct StoredFigures {
+    const char* key; // under metadata in --json
+    std::string Metadata::*text;
+    const char* what; // for the budget's message
+};
+const StoredFigures kStoredFigures[] = {
+    {"eval", &Metadata::evalJson, "the checkpoint's stored eval figures"},
+    {"head_importance", &Metadata::headImportanceJson, "the checkpoint's stored head importance"},
+    {"robustness", &Metadata::robustnessJson, "the checkpoint's stored robustness figures"},
+};
+
+// Budget-checks the stored JSON, parses it and files it under meta[key]; nothing when the
+// checkpoint has none.
+void fileStoredFigures(nlohmann::json& meta, const char* key, const std::string& text,
+                       const char* what) {
+    if (text.empty())
+        return;
+    checkJsonBudget(text, 32, 1u << 20, what);
+    meta[key] = nlohmann::json::parse(text, nullptr, false);
+}
 
 nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
     const auto& c = info.config;
@@ -43,22 +66,8 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
         j["metadata"]["heads_note"] = info.meta.headsNote;
     if (c.memory == MemoryKind::ImageGrid) // feature models have no out-of-world check
         j["world_check"] = info.worldCalibrated;
-    if (!info.meta.evalJson.empty()) {
-        checkJsonBudget(info.meta.evalJson, 32, 1u << 20, "the checkpoint's stored eval figures");
-        j["metadata"]["eval"] = nlohmann::json::parse(info.meta.evalJson, nullptr, false);
-    }
-    if (!info.meta.headImportanceJson.empty()) {
-        checkJsonBudget(info.meta.headImportanceJson, 32, 1u << 20,
-                        "the checkpoint's stored head importance");
-        j["metadata"]["head_importance"] =
-            nlohmann::json::parse(info.meta.headImportanceJson, nullptr, false);
-    }
-    if (!info.meta.robustnessJson.empty()) {
-        checkJsonBudget(info.meta.robustnessJson, 32, 1u << 20,
-                        "the checkpoint's stored robustness figures");
-        j["metadata"]["robustness"] =
-            nlohmann::json::parse(info.meta.robustnessJson, nullptr, false);
-    }
+    for (const auto& f : kStoredFigures)
+        fileStoredFigures(j["metadata"], f.key, info.meta.*f.text, f.what);
     return j;
 }
 
@@ -133,7 +142,7 @@ void addInfoCommand(CLI::App& app) {
     static std::string path;
     static bool json = false;
     cmd->add_option("checkpoint", path, "Checkpoint file")->required();
-    cmd->add_flag("--json", json, "Print JSON");
+    addJsonFlag(cmd, json, "Print JSON");
     cmd->callback([] {
         auto model = Captioner::open(path);
         const auto j = infoJson(model->info(), model->vocab().size());

@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/core/errors.h"
 #include "model/data/npy.h"
@@ -98,7 +99,7 @@ void addQkCommand(CLI::App& app) {
     static QkCliOptions o;
     auto* cmd = app.add_subcommand(
         "qk", "How one head's attention weights come out of Q and K, for one query word");
-    cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file")->required();
+    addCheckpointOption(cmd, o.checkpoint)->required();
     cmd->add_option("image", o.image, "Image file (image models)");
     cmd->add_option("--features", o.features, "NumPy .npy of feature rows (feature models)");
     cmd->add_option("--row", o.row, "With --features: the row")->capture_default_str();
@@ -108,7 +109,7 @@ void addQkCommand(CLI::App& app) {
     cmd->add_option("--head", o.walk.head, "Head (0 first)")->capture_default_str();
     cmd->add_flag("--cross", o.walk.cross, "Cross-attention over the image (default: self)");
     cmd->add_option("--force-prefix", o.forcePrefix, "The caption these words start");
-    cmd->add_flag("--json", o.json, "Every number as one JSON object");
+    addJsonFlag(cmd, o.json, "Every number as one JSON object");
     cmd->callback([] { runQk(o); });
 }
 

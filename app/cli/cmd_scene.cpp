@@ -1,4 +1,5 @@
 #include "app/cli/commands.h"
+#include "app/cli/options.h"
 #include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/imaging/image_writer.h"
@@ -71,7 +72,7 @@ void addSceneCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("-o,--out", out, "Output image (.png, .jpg, .bmp, .ppm; - for standard output)")
         ->required();
-    cmd->add_flag("--json", json, "Print the ground truth as JSON");
+    addJsonFlag(cmd, json, "Print the ground truth as JSON");
     cmd->add_option("--world", world,
                      "classic: the editor's world; varied: the shipped models' training world "
                      "(any canvas, style and look; --size does not apply)")

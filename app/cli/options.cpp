@@ -1,0 +1,30 @@
+#include "app/cli/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <thread>
+
+namespace cl::cli {
+
+CLI::Option* addCheckpointOption(CLI::App* cmd, std::string& path, const std::string& what) {
+    return cmd->add_option("--checkpoint", path, what);
+}
+
+CLI::Option* addDeviceOption(CLI::App* cmd, std::string& device) {
+    return cmd->add_option("--device", device, "cpu or cuda")
+        ->check(CLI::IsMember({"cpu", "cuda"}))
+        ->capture_default_str();
+}
+
+CLI::Option* addJsonFlag(CLI::App* cmd, bool& json, const std::string& what) {
+    return cmd->add_flag("--json", json, what);
+}
+
+CLI::Option* addThreadsOption(CLI::App& app, int& threads) {
+    const int most = 4 * int(std::max(1u, std::thread::hardware_concurrency()));
+    return app.add_option("--threads", threads, "CPU threads for LibTorch (default: all cores)")
+        ->check(CLI::Range(0, most));
+}
+
+} // namespace cl::cli
