@@ -70,6 +70,9 @@ void CompareWorker::compare(const cl::ui::CompareRequest& r) {
     } catch (const std::exception& e) {
         for (auto& run : result.runs)
             run.error = errorLine(e);
+    } catch (...) {
+        for (auto& run : result.runs)
+            run.error = "an unexpected failure (not a std::exception)";
     }
     emit compared(result);
 }

@@ -178,6 +178,8 @@ void TrainingRun::work(TrainOptions o, int evalScenes) {
         trainShapes(o);
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());
+    } catch (...) { // nothing thrown on the training thread ends the process
+        error = QStringLiteral("an unexpected failure (not a std::exception)");
     }
     // The last step as a snapshot too (a run stopped between snapshots), for the Timeline.
     const QString final = QString::fromStdString(o.out);
