@@ -28,6 +28,8 @@ std::vector<float> crossRow(const CaptionTrace& tr, int layer, int head, int ste
         return {};
     if (head >= 0)
         return tr.crossRow(layer, head, step);
+    if (tr.memoryTokens <= 0 || tr.heads <= 0)
+        return {};
     std::vector<float> avg(size_t(tr.memoryTokens), 0.f);
     for (int h = 0; h < tr.heads; ++h) {
         const auto row = tr.crossRow(layer, h, step);
@@ -38,6 +40,9 @@ std::vector<float> crossRow(const CaptionTrace& tr, int layer, int head, int ste
 }
 
 double meanEntropyBits(const std::vector<float>& m, int rows, int cols) {
+    if (cols <= 0)
+        return 0;
+    rows = std::min<int>(rows, int(m.size() / size_t(cols))); // only the rows that are there
     if (rows <= 0)
         return 0;
     double total = 0;
@@ -55,11 +60,15 @@ double meanEntropyBits(const std::vector<float>& m, int rows, int cols) {
 
 double crossEntropyBits(const CaptionTrace& tr, int layer, int head) {
     std::vector<float> all;
+    int rows = 0;
     for (int t = 0; t < int(tr.steps.size()); ++t) {
         const auto row = crossRow(tr, layer, head, t);
+        if (int64_t(row.size()) != tr.memoryTokens)
+            continue; // a step the trace holds no whole row for
         all.insert(all.end(), row.begin(), row.end());
+        ++rows;
     }
-    return meanEntropyBits(all, int(tr.steps.size()), int(tr.memoryTokens));
+    return meanEntropyBits(all, rows, int(tr.memoryTokens));
 }
 
 Focus mostFocused(const CaptionTrace& tr) {
@@ -70,6 +79,8 @@ Focus mostFocused(const CaptionTrace& tr) {
     for (int t = 0; t < int(tr.steps.size()); ++t)
         for (int l = 0; l < tr.layers; ++l) {
             const auto row = crossRow(tr, l, -1, t);
+            if (row.empty())
+                continue;
             const float m = *std::max_element(row.begin(), row.end());
             if (m > peak) {
                 peak = m;
