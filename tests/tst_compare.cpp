@@ -42,6 +42,8 @@ class TestCompare : public QObject {
     void differentShapesCompareEveryPair();
     void panelShowsNoDifferenceForOneModelTwice();
     void panelShowsTwoSnapshotsCaptions();
+    void compareShowsTheModelWithItsHeadsOff();
+    void emptyListLeavesNoMapsBehind();
     void panelSaysWhatItCannotCompare();
     void differentVocabulariesScoreWhatTheyShare();
     void timelineScrubsThroughTheRun();
@@ -169,6 +171,41 @@ void TestCompare::panelShowsNoDifferenceForOneModelTwice() {
     QVERIFY(table->rowCount() > 2);
     for (int r = 0; r < table->rowCount(); ++r)
         QCOMPARE(table->item(r, 1)->text(), table->item(r, 2)->text());
+    m_f.stop();
+}
+
+// Heads switched off apply to the model on screen in Compare too: its caption there is the one
+// every other panel shows (before: Compare decoded it with every head on).
+void TestCompare::compareShowsTheModelWithItsHeadsOff() {
+    QVERIFY(startWith({cltest::kModel, kRun + "/step16000.pt"}));
+    const std::string allHeads = m_f.window->view().trace.text();
+    std::vector<uint8_t> off(16, 0);
+    for (int h = 12; h < 16; ++h) // every cross-attention head of layer 2
+        off[size_t(h)] = 1;
+    QSignalSpy compared(m_f.window.get(), &ui::MainWindow::compared);
+    m_f.window->session()->setHeadsOff(off);
+    QVERIFY(compared.wait(60000));
+    const std::string shown = m_f.window->view().trace.text();
+    QVERIFY2(shown != allHeads, shown.c_str()); // the switch changed the caption
+    const auto& result = m_f.window->comparePanel()->result();
+    QVERIFY(result.ok(0) && result.ok(1));
+    QCOMPARE(result.runs[0].own.text(), shown);
+    QVERIFY(m_f.window->comparePanel()->captionsText().contains(
+        QString::fromStdString(shown).split(' ').last()));
+    m_f.stop();
+}
+
+// A lesson with no compare list empties the list: the maps and the JSD matrix of the pair
+// compared before go too (before: they stayed on screen beside an empty list).
+void TestCompare::emptyListLeavesNoMapsBehind() {
+    QVERIFY(startWith({cltest::kModel, kRun + "/step16000.pt"}));
+    auto* panel = m_f.window->comparePanel();
+    QVERIFY(panel->showsMaps());
+    QVERIFY(panel->divergence().rows > 0);
+    panel->setPaths({}); // what MainWindow::applyLessonInput does for such a lesson
+    QTRY_VERIFY(!panel->showsMaps());
+    QCOMPARE(panel->divergence().rows, int64_t(0));
+    QCOMPARE(panel->divergencePlot()->rows(), 0);
     m_f.stop();
 }
 

@@ -42,6 +42,7 @@ void CompareWorker::compare(const cl::ui::CompareRequest& r) {
     std::vector<std::shared_ptr<Captioner>> held; // alive while comparing, even if evicted
     std::vector<Captioner*> models;
     std::vector<int> index; // result slot of each loaded model
+    std::vector<std::vector<uint8_t>> headsOff; // of each loaded model
     for (int i = 0; i < r.paths.size(); ++i) {
         const Cached& c = load(r.paths[i]);
         result.loadErrors << c.error;
@@ -50,11 +51,14 @@ void CompareWorker::compare(const cl::ui::CompareRequest& r) {
             held.push_back(c.model);
             models.push_back(c.model.get());
             index.push_back(i);
+            headsOff.push_back(size_t(i) < r.headsOff.size() ? r.headsOff[size_t(i)]
+                                                              : std::vector<uint8_t>());
         }
     }
     result.runs.resize(size_t(r.paths.size()));
     try {
-        auto runs = compareModels(models, r.image, r.features, r.maxLength, r.teacherForce);
+        auto runs =
+            compareModels(models, r.image, r.features, r.maxLength, r.teacherForce, headsOff);
         // Re-spread forced traces over all slots so indices match paths.
         for (size_t k = 0; k < runs.size(); ++k) {
             ModelRun& out = result.runs[size_t(index[k])];

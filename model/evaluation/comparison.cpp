@@ -26,10 +26,12 @@ std::vector<CaptionTrace> decode(Captioner& m, const RgbImage& image,
 // lacks). Returns the trace and which tokens were known.
 std::pair<CaptionTrace, std::vector<bool>> forceOn(Captioner& m, const CaptionTrace& other,
                                                    const RgbImage& image,
-                                                   const std::vector<float>& features) {
+                                                   const std::vector<float>& features,
+                                                   const std::vector<uint8_t>& headsOff) {
     const auto& vocab = m.vocab();
     const int64_t unk = vocab.id("<UNK>");
     DecodeOptions opt;
+    opt.headsOff = headsOff;
     opt.stopAtEnd = false;
     opt.topK = 5;
     std::vector<bool> known;
@@ -52,11 +54,16 @@ std::pair<CaptionTrace, std::vector<bool>> forceOn(Captioner& m, const CaptionTr
 
 std::vector<ModelRun> compareModels(const std::vector<Captioner*>& models, const RgbImage& image,
                                     const std::vector<float>& features, int64_t maxLength,
-                                    bool teacherForce) {
+                                    bool teacherForce,
+                                    const std::vector<std::vector<uint8_t>>& headsOff) {
     std::vector<ModelRun> runs(models.size());
-    DecodeOptions opt;
-    opt.maxLength = maxLength;
+    const auto offOf = [&](size_t i) {
+        return i < headsOff.size() ? headsOff[i] : std::vector<uint8_t>();
+    };
     for (size_t i = 0; i < models.size(); ++i) {
+        DecodeOptions opt;
+        opt.maxLength = maxLength;
+        opt.headsOff = offOf(i);
         try {
             runs[i].own = decode(*models[i], image, features, opt).front();
         } catch (const std::exception& e) {
@@ -73,7 +80,7 @@ std::vector<ModelRun> compareModels(const std::vector<Captioner*>& models, const
                 runs[i].forced[j] = runs[i].own;
                 runs[i].known[j].assign(runs[i].own.steps.size(), true);
             } else if (teacherForce && runs[j].error.empty()) {
-                auto [trace, known] = forceOn(*models[i], runs[j].own, image, features);
+                auto [trace, known] = forceOn(*models[i], runs[j].own, image, features, offOf(i));
                 runs[i].forced[j] = std::move(trace);
                 runs[i].known[j] = std::move(known);
             }

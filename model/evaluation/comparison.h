@@ -4,6 +4,7 @@
 // Built on the Captioner facade only (no torch types), so the GUI and the CLI share it.
 #include "model/api/captioner.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,12 @@ struct ModelRun {
 
 // models: the loaded checkpoints (one may appear twice). An image model needs `image`, a
 // feature model `features` (one row); a model that cannot read the input gets an error.
+// headsOff[i]: the heads switched off in model i (DecodeOptions::headsOff), for its own caption
+// and its teacher-forced ones; missing or empty: every head on.
 std::vector<ModelRun> compareModels(const std::vector<Captioner*>& models, const RgbImage& image,
                                     const std::vector<float>& features, int64_t maxLength,
-                                    bool teacherForce = true);
+                                    bool teacherForce = true,
+                                    const std::vector<std::vector<uint8_t>>& headsOff = {});
 
 // Jensen-Shannon divergence in bits (0 for identical distributions, at most 1).
 double jensenShannon(const float* p, const float* q, size_t n);

@@ -61,6 +61,7 @@ class ComparePanel final : public QWidget, public Panel {
     HeatmapPlot* divergencePlot() const { return m_jsd; }
     const HeadDivergence& divergence() const { return m_divergence; }
     double pairDivergence() const; // JSD of the selected head pair at the selected step
+    bool showsMaps() const;        // any map or attention row of a pair is on screen
 
   signals:
     void pathsChanged(); // the window asks for a new comparison
@@ -75,6 +76,7 @@ class ComparePanel final : public QWidget, public Panel {
     void fillTable();
     void fillHeads();
     void fillAttention();
+    void clearMaps();
     void fillNote();
     bool pairReady() const;
     const CaptionTrace& traceA() const;

@@ -214,11 +214,15 @@ void ComparePanel::fillAttention() {
         m_jsd->setTitle(QString::fromStdString(m_divergence.reason));
     }
     if (!pairReady() || size_t(m_step) >= traceB().steps.size())
-        return;
+        return clearMaps(); // nothing to compare: no maps of an earlier pair stay on screen
     const auto& ta = traceA();
     const auto& tb = traceB();
     const auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
     const auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
+    if (p.empty() || q.size() != p.size())
+        return clearMaps(); // a step either trace holds no row for
+    if (p.empty() || q.size() != p.size())
+        return clearMaps(); // a step either trace holds no row for
     const QString js = tr("JSD %1").arg(pairDivergence(), 0, 'f', 2);
     const QString nameA = a + " " + headName(m_headA / ta.heads, m_headA % ta.heads);
     const QString nameB = b + " " + headName(m_headB / tb.heads, m_headB % tb.heads);
@@ -252,6 +256,18 @@ void ComparePanel::fillAttention() {
                              .arg(m_step + 1)
                              .arg(QString::fromStdString(ta.steps[size_t(m_step)].token), js));
     m_maps->setCurrentIndex(1);
+}
+
+void ComparePanel::clearMaps() {
+    for (AttentionTile* tile : {m_tileA, m_tileB, m_tileDiff})
+        tile->setContent(m_image, {}, {}, 0, {}, QString());
+    m_selfPlot->setMatrix({}, 0, 0, {}, {}, ColourRange{});
+    m_selfPlot->setTitle(QString());
+}
+
+bool ComparePanel::showsMaps() const {
+    return !m_tileA->title().isEmpty() || !m_tileB->title().isEmpty() ||
+           !m_tileDiff->title().isEmpty() || m_selfPlot->rows() > 0;
 }
 
 void ComparePanel::fillNote() {

@@ -103,6 +103,9 @@ struct CompareRequest {
     std::vector<float> features;
     int64_t maxLength = 30;
     bool teacherForce = true; // score every model on every other's caption (not for timelines)
+    // Per path: the heads switched off (the model on screen's, wherever it is listed), so
+    // Compare shows the model as the other panels do; empty: every head on.
+    std::vector<std::vector<uint8_t>> headsOff;
 };
 
 struct CompareResult {

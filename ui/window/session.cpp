@@ -152,6 +152,11 @@ void Session::compare(CompareRequest::Purpose purpose, const QStringList& paths)
     r.purpose = purpose;
     r.paths = paths;
     r.teacherForce = purpose == CompareRequest::Compare;
+    if (purpose == CompareRequest::Compare) // the model on screen, as it is shown: heads off too
+        for (const QString& p : paths)
+            r.headsOff.push_back(sameFile(p, QString::fromStdString(m_model.path))
+                                     ? m_headsOff
+                                     : std::vector<uint8_t>());
     r.image = m_shown.image.rgb;
     r.features = m_shown.features;
     r.maxLength = m_maxLength;
