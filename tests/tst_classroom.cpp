@@ -369,6 +369,17 @@ void TestClassroom::lessonsNameBundledFilesRelatively() {
     QVERIFY(opened.wait(30000));
     QVERIFY(w->lastError().isEmpty()); // the same bundled model, found through the other place
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, ui::readLesson(path, QString()));
+    // Picked in the real folder behind the link (as a file dialog may hand it over): still the
+    // bundled model (before: saved as an absolute path, so the lesson did not travel).
+    w->openCheckpoint(CL_SOURCE_DIR "/resources/models/default.pt");
+    QVERIFY(QTest::qWaitFor([&] { return !w->busy(); }, 30000));
+    const QString real = m_f.dir.filePath("real.cllesson");
+    QVERIFY(w->saveLesson(real));
+    QFile g(real);
+    QVERIFY(g.open(QIODevice::ReadOnly));
+    const QByteArray saved = g.readAll();
+    QVERIFY2(saved.contains("\"@resources/models/default.pt\""), saved.constData());
+    QVERIFY(!saved.contains(CL_SOURCE_DIR));
 }
 
 QString TestClassroom::featureModel() {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace cl::ui {
 
@@ -170,9 +171,18 @@ QString relativeTo(const Places& at, const QString& path) {
         return {};
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (!at.resources.isEmpty()) {
-        const QString bundled = QDir(at.resources).relativeFilePath(absolute);
-        if (!bundled.startsWith(QLatin1String("..")) && !QDir::isAbsolutePath(bundled))
-            return kBundled + bundled;
+        // Through links too: the bundled folder is often a link (the build tree's, an install's)
+        // and a file dialog may hand over the real path behind it, or the other way round.
+        const QString real = QFileInfo(path).canonicalFilePath();
+        const QString realResources = QDir(at.resources).canonicalPath();
+        for (const auto& [from, file] : {std::pair{at.resources, absolute},
+                                         std::pair{realResources, real}}) {
+            if (from.isEmpty() || file.isEmpty())
+                continue;
+            const QString bundled = QDir(from).relativeFilePath(file);
+            if (!bundled.startsWith(QLatin1String("..")) && !QDir::isAbsolutePath(bundled))
+                return kBundled + bundled;
+        }
     }
     const QString rel = at.dir.relativeFilePath(absolute);
     return rel.startsWith(QLatin1String("..")) ? absolute : rel;
