@@ -222,6 +222,13 @@ void TestGui::exportsPngAndCsv() {
     // Descriptive default names: input, panel, layer, head and word.
     const QString name = m_f.window->exportName("attention", "png");
     QVERIFY2(name.startsWith("scene8-attention-L2-H3-") && name.endsWith(".png"), qPrintable(name));
+    // The Explain panel's export says what its own boxes show (before: "L2-avg" while its head
+    // box said 1, as the average of the heads is no explanation's head).
+    m_f.window->selection()->setLayerHead(1, -1);
+    m_f.window->showPanel("explain");
+    const QString explained = m_f.window->exportName("explain", "png");
+    QVERIFY2(explained.startsWith("scene8-explain-L2-H1-") && !explained.contains("avg"),
+             qPrintable(explained));
 }
 
 // The bundled model carries its world statistics: a scene of its world shows no notice, a noise

@@ -9,6 +9,7 @@
 #include "ui/panels/selection.h"
 
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTest>
 #include <QTextDocument>
 
@@ -45,9 +46,12 @@ class TestUiLogic : public QObject {
     void headsPanelShowsUnk();
     void malformedTracesReadNothingOutside();
     void panelsKeepGoingOnMalformedTraces();
+    void decodingChartOffersOnlyWords();
+    void opacitySliderShowsTheDrawnOpacity();
     void viridisEnds();
     void colourRanges();
     void overlayFollowsAttention();
+    void overlayLeavesPaperWhiteWhereNothingLooks();
     void letterboxedCellsMapBackToTheImage();
     void selfMatrixMasksTheFuture();
     void headAverage();
@@ -79,10 +83,21 @@ void TestUiLogic::overlayFollowsAttention() {
     const auto out = attentionOverlay(grey, {1, 0, 0, 0}, two, 1.0, {0, 1});
     QCOMPARE(out.size(), grey.size());
     QVERIFY(qRed(out.pixel(2, 2)) > 200 && qBlue(out.pixel(2, 2)) < 80);
-    const QRgb far = out.pixel(61, 61);
-    QVERIFY(qBlue(far) < 128 || qRed(far) < 128); // dark viridis end, partly blended
+    QCOMPARE(out.pixel(61, 61), grey.pixel(61, 61)); // no attention there: the image as it is
     QVERIFY(attentionOverlay(grey, {0, 0, 0, 1}, two, 1.0, {0, 1}) != out);
     QCOMPARE(attentionOverlay(grey, {1, 0, 0, 0}, two, 0.0, {0, 1}).pixel(2, 2), grey.pixel(2, 2));
+}
+
+// The colour map's low end fades to transparent: a white page stays white where the word does
+// not look (before: every pixel got 30 % of dark purple, tinting white and paper backgrounds).
+void TestUiLogic::overlayLeavesPaperWhiteWhereNothingLooks() {
+    QImage paper(40, 40, QImage::Format_RGB32);
+    paper.fill(Qt::white);
+    const GridMap two{2, 0, 0, 0.5, 0.5};
+    const auto out = attentionOverlay(paper, {0.9f, 0, 0, 0}, two, 0.75, {0, 0.9});
+    QCOMPARE(out.pixel(35, 35), qRgb(255, 255, 255)); // the cell nothing attends to
+    QCOMPARE(out.pixel(30, 5), qRgb(255, 255, 255));
+    QVERIFY(out.pixel(3, 3) != qRgb(255, 255, 255)); // the attended one is coloured
 }
 
 void TestUiLogic::letterboxedCellsMapBackToTheImage() {
@@ -110,11 +125,11 @@ void TestUiLogic::letterboxedCellsMapBackToTheImage() {
     row[16] = 1.f;
     const QImage out = attentionOverlay(wide, row, cells, 1.0, {0, 1});
     QVERIFY(qRed(out.pixel(12, 12)) > 200 && qBlue(out.pixel(12, 12)) < 80);
-    QVERIFY(qRed(out.pixel(195, 95)) < 128);
+    QVERIFY(qRed(out.pixel(195, 95)) <= 128); // nothing bright: the grey as it was
     std::vector<float> padding(64, 0.f);
     padding[0] = 1.f; // all weight on padding above the image: nothing bright on it
     const QImage none = attentionOverlay(wide, padding, cells, 1.0, {0, 1});
-    QVERIFY(qRed(none.pixel(5, 5)) < 128);
+    QVERIFY(qRed(none.pixel(5, 5)) <= 128);
     // The encoder saw only the right half (content crop, api/trace.h): a square, so it filled
     // the input, and cell 0 is the top-left corner of that half.
     tr.seen = {100, 0, 100, 100};
@@ -239,6 +254,46 @@ void TestUiLogic::panelsKeepGoingOnMalformedTraces() {
     decode.setView(view);
     decode.setBranch(CaptionTrace{}); // a branch that came back empty
     QVERIFY(decode.candidates().empty());
+}
+
+// The Decoding chart never offers <START> or <NULL> as the next word (nothing is trained to
+// predict them), and names every candidate, in the top-k or not, by its word.
+void TestUiLogic::decodingChartOffersOnlyWords() {
+    Selection selection;
+    DecodePanel decode(&selection);
+    CaptionView view;
+    view.trace = tinyTrace();
+    view.model.vocab = {"<NULL>", "<START>", "<END>", "<UNK>", "red", "blue"};
+    view.trace.steps[0].id = 4;
+    view.trace.steps[0].logits = {9, 8, 1, 0.5f, 3, 2}; // the special tokens score highest
+    view.trace.steps[1].id = 2;
+    view.trace.steps[1].logits = {0, 0, 5, 0, 1, 1};
+    decode.setView(view);
+    selection.setStep(0);
+    const auto c = decode.candidates();
+    QVERIFY(!c.empty());
+    QCOMPARE(c.front().first, QString("red"));
+    QStringList words;
+    for (const auto& [w, p] : c)
+        words << w;
+    QVERIFY2(!words.contains("<NULL>") && !words.contains("<START>") && !words.contains("0") &&
+                 !words.contains("1"),
+             qPrintable(words.join(' ')));
+    QVERIFY2(words.contains("blue") && words.contains("<UNK>"), qPrintable(words.join(' ')));
+}
+
+// A lesson sets the map's opacity through the selection: the Caption panel's slider shows that
+// value (before: it stayed at 0.75 while the map was drawn at the lesson's 0.29).
+void TestUiLogic::opacitySliderShowsTheDrawnOpacity() {
+    Selection selection;
+    CaptionPanel caption(&selection);
+    auto* slider = caption.findChild<QSlider*>();
+    QVERIFY(slider);
+    QCOMPARE(slider->value(), 75);
+    selection.setOpacity(0.29);
+    QCOMPARE(slider->value(), 29);
+    slider->setValue(50); // and the slider still drives it
+    QCOMPARE(selection.opacity(), 0.5);
 }
 
 CL_TEST_MAIN(TestUiLogic)

@@ -212,6 +212,7 @@ std::unique_ptr<Captioner> Captioner::open(const std::string& path, const std::s
     impl->info.path = path;
     impl->info.config = ck.config;
     impl->info.meta = ck.meta;
+    impl->info.vocab = impl->vocab.words();
     for (const auto& p : impl->model->parameters())
         impl->info.parameters += p.numel();
     return std::unique_ptr<Captioner>(new Captioner(std::move(impl)));

@@ -25,6 +25,7 @@ struct ModelInfo {
     int64_t parameters = 0;
     std::vector<std::string> warnings; // e.g. non-finite weights
     bool worldCalibrated = false;      // traces carry the out-of-world check
+    std::vector<std::string> vocab;    // the words, by id (panels name any candidate)
 };
 
 class Captioner {

@@ -63,13 +63,13 @@ namespace {
 struct OverlayLut {
     static constexpr int kSize = 1024;
     std::array<std::array<float, 3>, kSize> colour;
-    std::array<float, kSize> alpha; // 0.3 + 0.7 sqrt(t), before the opacity
+    std::array<float, kSize> alpha; // sqrt(t), before the opacity: the low end is see-through
     OverlayLut() {
         for (int i = 0; i < kSize; ++i) {
             const double t = double(i) / (kSize - 1);
             const QColor c = viridis(t);
             colour[size_t(i)] = {float(c.red()), float(c.green()), float(c.blue())};
-            alpha[size_t(i)] = float(0.3 + 0.7 * std::sqrt(t));
+            alpha[size_t(i)] = float(std::sqrt(t));
         }
     }
 };

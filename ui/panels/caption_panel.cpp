@@ -14,9 +14,11 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 namespace cl::ui {
@@ -177,6 +179,10 @@ QString CaptionPanel::worldNotice() const {
 }
 
 void CaptionPanel::refresh() {
+    { // the slider shows the opacity the map is drawn with (a lesson sets it, not the slider)
+        const QSignalBlocker quiet(m_opacity);
+        m_opacity->setValue(int(std::lround(m_selection->opacity() * 100)));
+    }
     if (!m_view.valid())
         return;
     m_layer->setCurrentIndex(m_selection->layer());

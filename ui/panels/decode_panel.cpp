@@ -210,14 +210,20 @@ std::vector<std::pair<QString, double>> DecodePanel::candidates() const {
     const auto& steps = shownTrace().steps;
     if (steps.empty())
         return out;
-    for (const auto& [id, p] : m_drawn) {
-        QString token = QString::number(id);
-        for (const auto& c : steps[size_t(step())].topK)
-            if (c.id == id)
-                token = QString::fromStdString(c.token);
-        out.emplace_back(token, p);
-    }
+    for (const auto& [id, p] : m_drawn)
+        out.emplace_back(wordOf(id, steps[size_t(step())]), p);
     return out;
+}
+
+QString DecodePanel::wordOf(int64_t id, const DecodeStep& s) const {
+    if (id == s.id)
+        return QString::fromStdString(s.token);
+    for (const auto& c : s.topK)
+        if (c.id == id)
+            return QString::fromStdString(c.token);
+    const auto& words = m_view.model.vocab;
+    return id >= 0 && size_t(id) < words.size() ? QString::fromStdString(words[size_t(id)])
+                                                 : QString::number(id);
 }
 
 int DecodePanel::candidateAt(const QPoint& pos) const {
@@ -280,7 +286,14 @@ void DecodePanel::refresh() {
 
 void DecodePanel::drawCandidates(const DecodeStep& s) {
     // Softmax of logits / T over the whole vocabulary; without logits, the stored top-k.
+    // <START> and <NULL> are never a next word (nothing is trained to predict them): not offered.
     m_drawn.clear();
+    const auto& words = m_view.model.vocab;
+    const auto offered = [&](int64_t id) {
+        if (id < 0 || size_t(id) >= words.size())
+            return true;
+        return words[size_t(id)] != "<START>" && words[size_t(id)] != "<NULL>";
+    };
     if (!s.logits.empty()) {
         const double maxL = *std::max_element(s.logits.begin(), s.logits.end());
         double z = 0;
@@ -288,7 +301,8 @@ void DecodePanel::drawCandidates(const DecodeStep& s) {
         for (size_t i = 0; i < s.logits.size(); ++i) {
             const double e = std::exp((s.logits[i] - maxL) / m_temperature);
             z += e;
-            all.emplace_back(int64_t(i), e);
+            if (offered(int64_t(i)))
+                all.emplace_back(int64_t(i), e);
         }
         for (auto& a : all)
             a.second /= z;
@@ -298,19 +312,14 @@ void DecodePanel::drawCandidates(const DecodeStep& s) {
         m_drawn.assign(all.begin(), all.begin() + long(k));
     } else {
         for (const auto& c : s.topK)
-            m_drawn.emplace_back(c.id, c.prob);
+            if (offered(c.id))
+                m_drawn.emplace_back(c.id, c.prob);
     }
     QVector<double> x, y, cx, cy;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < int(m_drawn.size()); ++i) {
         const auto [id, p] = m_drawn[i];
-        QString token = QString::number(id);
-        for (const auto& c : s.topK)
-            if (c.id == id)
-                token = QString::fromStdString(c.token);
-        if (id == s.id)
-            token = QString::fromStdString(s.token);
-        ticker->addTick(i, token);
+        ticker->addTick(i, wordOf(id, s));
         (id == s.id ? cx : x) << i;
         (id == s.id ? cy : y) << p;
     }

@@ -35,6 +35,8 @@ class DecodePanel final : public QWidget, public Panel {
     const CaptionTrace& shownTrace() const { return m_showBranch ? m_branch : m_view.trace; }
     // The candidates drawn at the current step: (token, probability at this temperature).
     std::vector<std::pair<QString, double>> candidates() const;
+    // A candidate's word: from the step, its top-k, or the model's vocabulary.
+    QString wordOf(int64_t id, const DecodeStep& step) const;
     void setTemperature(double t);
     void forceCandidate(int index); // as a click on bar `index`
     void backToOriginal();

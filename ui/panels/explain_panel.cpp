@@ -152,6 +152,16 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     connect(m_selection, &Selection::changed, this, &ExplainPanel::followSelection);
 }
 
+QString ExplainPanel::exportTag() const {
+    if (!m_view.valid())
+        return {};
+    const int step = std::clamp(m_selection->step(), 0, int(m_view.trace.steps.size()) - 1);
+    return QStringLiteral("L%1-H%2-%3")
+        .arg(m_layer->value())
+        .arg(m_head->value())
+        .arg(QString::fromStdString(m_view.trace.steps[size_t(step)].token));
+}
+
 ExplainOptions ExplainPanel::options() const {
     ExplainOptions o;
     o.word = std::max(0, m_selection->step());

@@ -47,6 +47,8 @@ class ExplainPanel final : public QWidget, public Panel {
   protected:
     void showEvent(QShowEvent* event) override;
 
+    QString exportTag() const override; // its own layer and head boxes, and its word
+
   private:
     void followSelection();
     void request(bool force);

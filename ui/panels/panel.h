@@ -3,6 +3,8 @@
 // the caption on screen, and step through the panel's own sequence on PageDown/PageUp.
 #include "ui/panels/caption_view.h"
 
+#include <QString>
+
 namespace cl::ui {
 
 class Panel {
@@ -17,6 +19,9 @@ class Panel {
         (void)delta;
         return false;
     }
+    // What the panel shows, for an export's file name ("L2-H1-star"), when it is not the shared
+    // selection's layer, head and word; empty: the selection's.
+    virtual QString exportTag() const { return {}; }
 };
 
 } // namespace cl::ui

@@ -283,7 +283,10 @@ QString MainWindow::exportName(const QString& what, const QString& suffix) const
     if (input.isEmpty())
         input = QStringLiteral("captionlens");
     QStringList parts{input, what};
-    if (view().valid()) {
+    const Panel* panel = m_panels.panel(what);
+    if (const QString tag = panel ? panel->exportTag() : QString(); !tag.isEmpty()) {
+        parts << tag;
+    } else if (view().valid()) {
         const auto& steps = view().trace.steps;
         const int step = std::clamp(m_selection->step(), 0, int(steps.size()) - 1);
         parts << QStringLiteral("L%1").arg(m_selection->layer() + 1)
