@@ -1,33 +1,43 @@
 #include "ui/window/background.h"
 
+#include <QCoreApplication>
+#include <QPointer>
+
+#include <algorithm>
 #include <atomic>
-#include <set>
+#include <vector>
 
 namespace cl::ui {
 
 namespace {
 
-std::mutex g_mutex;            // guards g_running: threads leave it from their own thread
-std::set<QThread*> g_running;  // started by runInBackground and not finished yet
+// Started by runInBackground; touched on the GUI thread only (a thread's end reaches it as a
+// queued call, so no slot of ours ever runs on the background thread).
+std::vector<QPointer<QThread>>& running() {
+    static std::vector<QPointer<QThread>> threads;
+    return threads;
+}
+
 std::atomic<bool> g_stopping{false};
+
+void forget(const QThread* thread) {
+    auto& all = running();
+    all.erase(std::remove_if(all.begin(), all.end(),
+                             [thread](const QPointer<QThread>& t) {
+                                 return t.isNull() || t.data() == thread;
+                             }),
+              all.end());
+}
 
 } // namespace
 
 namespace detail {
 
 void track(QThread* thread) {
-    {
-        const std::lock_guard<std::mutex> lock(g_mutex);
-        g_running.insert(thread);
-    }
-    // Emitted in the thread itself, as its last act (before deleteLater can run).
+    running().emplace_back(thread);
     QObject::connect(
-        thread, &QThread::finished, thread,
-        [thread] {
-            const std::lock_guard<std::mutex> lock(g_mutex);
-            g_running.erase(thread);
-        },
-        Qt::DirectConnection);
+        thread, &QThread::finished, QCoreApplication::instance(), [thread] { forget(thread); },
+        Qt::QueuedConnection);
 }
 
 } // namespace detail
@@ -37,21 +47,20 @@ bool backgroundStopping() {
 }
 
 int backgroundThreadsRunning() {
-    const std::lock_guard<std::mutex> lock(g_mutex);
-    return int(g_running.size());
+    const auto& all = running();
+    return int(std::count_if(all.begin(), all.end(), [](const QPointer<QThread>& t) {
+        return !t.isNull() && !t->isFinished();
+    }));
 }
 
 void joinBackgroundWork() {
     g_stopping = true;
-    std::set<QThread*> running;
-    {
-        const std::lock_guard<std::mutex> lock(g_mutex);
-        running = g_running;
-    }
-    for (QThread* t : running) {
-        t->requestInterruption();
-        t->wait(); // its deleteLater waits for an event loop that has ended: it stays allocated
-    }
+    for (const QPointer<QThread>& t : std::vector<QPointer<QThread>>(running()))
+        if (!t.isNull()) {
+            t->requestInterruption();
+            t->wait(); // its deleteLater waits for an event loop that may have ended
+        }
+    running().clear();
     g_stopping = false; // later work (another window in a test) runs normally
 }
 

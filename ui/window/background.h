@@ -20,7 +20,7 @@ bool backgroundStopping();
 int backgroundThreadsRunning();
 namespace detail {
 void track(QThread* thread); // from the GUI thread, before the thread starts
-}
+} // namespace detail
 
 // The result is handed over under a mutex of ours, which ThreadSanitizer sees (Qt's event queue
 // it does not).
@@ -43,8 +43,8 @@ void runInBackground(QObject* context, std::function<Result()> work,
         lock.unlock();
         done(r);
     });
+    detail::track(thread); // before deleteLater: its queued call is posted first
     QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    detail::track(thread);
     thread->start();
 }
 
