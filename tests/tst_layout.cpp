@@ -64,13 +64,16 @@ void checkButton(const QAbstractButton* b, QStringList& out) {
                    .arg(b->sizeHint().width());
 }
 
-// Visible labels and buttons that are children of the same widget must not overlap.
+// Visible widgets that are children of the same widget must not overlap: labels and buttons,
+// and plots and maps (a layout squeezed below its minimum lays them on top of each other: the
+// Decoding panel's map over its self-attention plot at 1920x1080, scale 2).
 void checkSiblings(const QWidget* parent, QStringList& out) {
     QList<const QWidget*> texts;
     for (const QObject* o : parent->children()) {
         const auto* w = qobject_cast<const QWidget*>(o);
-        if (w && w->isVisible() &&
-            (qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w)))
+        if (w && w->isVisible() && !w->isWindow() &&
+            (qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w) ||
+             qobject_cast<const QCustomPlot*>(w) || qobject_cast<const ui::AttentionTile*>(w)))
             texts << w;
     }
     for (int i = 0; i < texts.size(); ++i)

@@ -27,6 +27,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScreen>
+#include <QLayout>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -63,6 +64,10 @@ void MainWindow::addPanel(const QString& key, QWidget* panel, const QString& tit
     page->setWidgetResizable(true);
     page->setFrameShape(QFrame::NoFrame);
     page->setWidget(panel);
+    // The panel is never squeezed below its layout's minimum (its plots would be laid on top of
+    // each other, as the Decoding panel's at 1920x1080, scale 2): the page scrolls instead.
+    if (panel->layout())
+        panel->layout()->setSizeConstraint(QLayout::SetMinimumSize);
     m_tabs->addTab(page, title);
     m_panels.add(key, page, dynamic_cast<Panel*>(panel));
 }
