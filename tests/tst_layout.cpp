@@ -109,6 +109,24 @@ void checkAxis(const QCPAxis* axis, const QString& what, QStringList& out) {
     }
 }
 
+// A heatmap readable at all: each cell at least 6 logical pixels each way (the Decoding panel's
+// self-attention collapsed to a one-row sliver at scale 2).
+void checkCells(const ui::HeatmapPlot* map, QStringList& out) {
+    if (!map->isVisible() || map->rows() <= 0 || map->cols() <= 0 || !map->axisRect())
+        return;
+    const QRect area = map->axisRect()->rect();
+    const double w = double(area.width()) / map->cols(), h = double(area.height()) / map->rows();
+    if (w < ui::HeatmapPlot::kMinCell || h < ui::HeatmapPlot::kMinCell)
+        out << QStringLiteral("heatmap cells %1x%2 px (under 6) in %3: %4 x %5 cells in %6x%7")
+                   .arg(w, 0, 'f', 1)
+                   .arg(h, 0, 'f', 1)
+                   .arg(where(map))
+                   .arg(map->rows())
+                   .arg(map->cols())
+                   .arg(area.width())
+                   .arg(area.height());
+}
+
 void checkPlot(QCustomPlot* plot, QStringList& out) {
     if (!plot->isVisible())
         return;
@@ -146,6 +164,8 @@ QStringList problems(QWidget* root) {
         checkSiblings(w, out);
     for (auto* p : root->findChildren<QCustomPlot*>())
         checkPlot(p, out);
+    for (auto* m : root->findChildren<ui::HeatmapPlot*>())
+        checkCells(m, out);
     for (auto* t : root->findChildren<ui::AttentionTile*>())
         if (t->isVisible() && !t->titleFits())
             out << QStringLiteral("tile title cut: \"%1\" in %2").arg(t->title(), where(t));

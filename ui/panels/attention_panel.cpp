@@ -25,6 +25,7 @@ namespace {
 QWidget* scrollable(QLayout* inner, QWidget* parent) {
     auto* host = new QWidget;
     host->setLayout(inner);
+    inner->setSizeConstraint(QLayout::SetMinimumSize); // it scrolls rather than squeeze maps
     auto* scroll = new QScrollArea(parent);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -39,7 +40,7 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     m_crossGrid = new QGridLayout;
     m_stripGrid = new FlowLayout;
     m_large = new HeatmapPlot(HeatmapPlot::Style::Full, this);
-    m_large->setMinimumSize(380, 240);
+    m_large->setLeastSize(QSize(380, 240));
     m_autoContrast = new QCheckBox(tr("Auto contrast (each map to its peak)"), this);
     m_autoContrast->setToolTip(tr("Off: every map uses the fixed range 0..1, so maps compare. "
                                   "On: each map spans its own min..max."));

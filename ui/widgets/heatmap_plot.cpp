@@ -23,6 +23,15 @@ QCPColorGradient viridisGradient() {
 
 HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_style(style) {
     const bool full = style == Style::Full;
+    // The room around the cells is known only once laid out: a minimum that grew (a title that
+    // now wraps, longer tick labels) is handed to the layout after each replot.
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        const QSize least = minimumSizeHint();
+        if (least != m_reportedMinimum) {
+            m_reportedMinimum = least;
+            updateGeometry();
+        }
+    });
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false); // one crisp cell per weight
     m_map->setGradient(viridisGradient());
@@ -49,7 +58,7 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
         }
         axisRect()->setAutoMargins(QCP::msNone);
         axisRect()->setMargins(QMargins(2, 2, 2, 2));
-        setMinimumSize(80, 80);
+        m_least = QSize(80, 80);
     }
     m_rowMarker = new QCPItemRect(this);
     m_rowMarker->setPen(QPen(QColor(230, 60, 60), full ? 2.5 : 1.5));
@@ -144,12 +153,28 @@ QPoint HeatmapPlot::cellCenter(int row, int col) const {
     return {int(std::lround(xAxis->coordToPixel(col))), int(std::lround(yAxis->coordToPixel(row)))};
 }
 
+QSize HeatmapPlot::minimumSizeHint() const {
+    const QSize base = QCustomPlot::minimumSizeHint().expandedTo(m_least);
+    if (m_rows <= 0 || m_cols <= 0 || !axisRect())
+        return base;
+    // What the axes, labels, title and colour bar take around the cells, as last laid out (a
+    // guess before the first layout).
+    const QRect cells = axisRect()->rect();
+    const int padW = cells.width() > 0 ? width() - cells.width() : 90;
+    const int padH = cells.height() > 0 ? height() - cells.height() : 90;
+    return {std::max(base.width(), padW + m_cols * kMinCell),
+            std::max(base.height(), padH + m_rows * kMinCell)};
+}
+
 void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols,
                             const QStringList& rowLabels, const QStringList& colLabels,
                             ColourRange range) {
     m_values = values;
+    const bool reshaped = rows != m_rows || cols != m_cols;
     m_rows = rows;
     m_cols = cols;
+    if (reshaped)
+        updateGeometry(); // the minimum size follows the cell count
     m_rowLabels = rowLabels;
     m_colLabels = colLabels;
     // QCPColorMap draws a one-cell-wide axis with zero width: such an axis is stored as two

@@ -19,6 +19,14 @@ class HeatmapPlot final : public QCustomPlot {
     explicit HeatmapPlot(Style style, QWidget* parent = nullptr);
 
     // values: rows x cols row-major; NaN cells are drawn as the empty (masked) colour.
+    // Never so small that a cell is under kMinCell logical pixels: the page scrolls instead.
+    static constexpr int kMinCell = 6;
+    QSize minimumSizeHint() const override;
+    // The least size whatever the cells (not setMinimumSize: that would override the cells').
+    void setLeastSize(QSize least) {
+        m_least = least;
+        updateGeometry();
+    }
     void setMatrix(const std::vector<float>& values, int rows, int cols,
                    const QStringList& rowLabels, const QStringList& colLabels, ColourRange range);
     void setTitle(const QString& title);
@@ -57,6 +65,7 @@ class HeatmapPlot final : public QCustomPlot {
     void mouseReleaseEvent(QMouseEvent* event) override;
 
   private:
+    QSize m_reportedMinimum, m_least;
     void setLabels(QCPAxis* axis, const QStringList& labels);
     void fitTickLabels(); // rotate or thin out labels that would overlap at this size
     void fitTitle();      // break the title into lines that fit its cell
