@@ -2,7 +2,7 @@
 # The sanitizer checks (clang, optimised at -O1 without debug info: most of their build time is
 # LibTorch's headers, and -O1 keeps the suite fast enough under instrumentation):
 #   scripts/sanitize.sh asan          the test suite under AddressSanitizer + UBSan (less the
-#                                     labels quality and install, two of four layout sizes)
+#                                     labels quality and install, two of the seven layout sizes)
 #   scripts/sanitize.sh fuzz [S]      a smoke run of every libFuzzer target, S seconds each
 #                                     (default 20; needs the asan build)
 #   scripts/sanitize.sh tsan          the threaded code (model workers, the window) under
@@ -29,9 +29,8 @@ asan() {
     # Less the `quality` label: the shipped model's accuracy floors judge the model on 500 more
     # scenes through the code tst_shapes already runs here (2 min under ASan); less the `install`
     # label (where files land and which names the programs export, not what they do in memory);
-    # the layout at two of its four screens, the smallest in normal mode and the largest in
-    # presenter mode (the other two run the same code at sizes between: 48 s of CPU). The Release
-    # suite keeps all of them.
+    # the layout at five of its seven screens, less two presenter sizes between 1024x600 and
+    # 1920x1080 that run the same code (48 s of CPU). The Release suite keeps all of them.
     ctest --test-dir build-asan --output-on-failure -j2 -LE 'quality|install' \
         -E 'tst_layout_(1024x768|1280x720)_presenter'
 }
