@@ -254,12 +254,18 @@ void TestGui::outOfWorldImageSaysSo() {
     // Issue 37: Decoding, Beam and the title showed a photo's caption with no warning.
     QCOMPARE(m_f.window->decodePanel()->worldNotice(), panel->worldNotice());
     QCOMPARE(m_f.window->beamPanel()->worldNotice(), panel->worldNotice());
+    // Every panel that shows the caption or its attention says so too (before: Caption,
+    // Decoding and Beam only; the Attention, Explain and Heads panels drew the maps of a guess).
+    QCOMPARE(m_f.window->attentionPanel()->worldNotice(), panel->worldNotice());
+    QCOMPARE(m_f.window->explainPanel()->worldNotice(), panel->worldNotice());
+    QCOMPARE(m_f.window->headsPanel()->worldNotice(), panel->worldNotice());
     QVERIFY2(m_f.window->windowTitle().contains("(a guess: out of the training world)"),
              qPrintable(m_f.window->windowTitle()));
     QVERIFY(openAndWait(saveScene(12)));
     QVERIFY(panel->worldNotice().isEmpty());
     QVERIFY(m_f.window->decodePanel()->worldNotice().isEmpty());
     QVERIFY(m_f.window->beamPanel()->worldNotice().isEmpty());
+    QVERIFY(m_f.window->headsPanel()->worldNotice().isEmpty());
     QVERIFY(!m_f.window->windowTitle().contains("a guess"));
 }
 

@@ -6,6 +6,7 @@
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -93,6 +94,8 @@ AttentionPanel::AttentionPanel(Selection* selection, QWidget* parent)
     top->addSpacing(24);
     top->addWidget(m_heads, 2);
     auto* layout = new QVBoxLayout(this);
+    m_world = new WorldNotice(this);
+    layout->addWidget(m_world);
     layout->addLayout(top);
     layout->addWidget(split, 1);
     connect(m_opacity, &OpacitySlider::changed, this, &AttentionPanel::refresh);
@@ -157,8 +160,13 @@ QString AttentionPanel::headCountText() const {
     return m_heads->text();
 }
 
+QString AttentionPanel::worldNotice() const {
+    return m_world->notice();
+}
+
 void AttentionPanel::setView(const CaptionView& view) {
     m_view = view;
+    m_world->showFor(view.trace);
     // A course state_dict does not record its head count: the maps below are drawn for the count
     // assumed at import, and a wrong one draws plausible, wrong pictures.
     const QString heads = view.trace.heads == 1

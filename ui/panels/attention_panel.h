@@ -10,6 +10,8 @@
 
 class QCheckBox;
 namespace cl::ui {
+
+class WorldNotice;
 class FlowLayout;
 class OpacitySlider;
 } // namespace cl::ui
@@ -27,6 +29,7 @@ class AttentionPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     AttentionPanel(Selection* selection, QWidget* parent = nullptr);
+    QString worldNotice() const; // the out-of-world sentence shown above it, or empty
     QString headCountText() const; // "2 heads per layer", and whether it was assumed
     void setView(const CaptionView& view) override;
 
@@ -39,6 +42,7 @@ class AttentionPanel final : public QWidget, public Panel {
     QString selectedMatrixCsv() const;
 
   private:
+    WorldNotice* m_world;
     void rebuild();
     void refresh();
     void clearGrid(QLayout* grid);

@@ -3,6 +3,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/panels/qk_dialog.h"
 #include "ui/widgets/explain_tile.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -129,6 +130,8 @@ ExplainPanel::ExplainPanel(Selection* selection, QWidget* parent)
     legend->setTextFormat(Qt::RichText);
 
     auto* layout = new QVBoxLayout(this);
+    m_world = new WorldNotice(this);
+    layout->addWidget(m_world);
     layout->addLayout(controls);
     layout->addWidget(m_status);
     layout->addLayout(grid, 1);
@@ -183,8 +186,13 @@ QString ExplainPanel::requestKey() const {
            QStringLiteral("|%1|%2|%3|%4").arg(o.word).arg(o.layer).arg(o.head).arg(o.curves);
 }
 
+QString ExplainPanel::worldNotice() const {
+    return m_world->notice();
+}
+
 void ExplainPanel::setView(const CaptionView& view) {
     m_view = view;
+    m_world->showFor(view.trace);
     m_syncing = true;
     m_word->clear();
     const QStringList words = outputTokens(view.trace);

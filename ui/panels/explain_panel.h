@@ -17,6 +17,8 @@ class QSpinBox;
 
 namespace cl::ui {
 
+class WorldNotice;
+
 class ExplainTile;
 class QkDialog;
 
@@ -24,6 +26,7 @@ class ExplainPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     ExplainPanel(Selection* selection, QWidget* parent = nullptr);
+    QString worldNotice() const; // the out-of-world sentence shown above it, or empty
     void setView(const CaptionView& view) override;
     void setResult(const Explanation& result); // an explanation arrived
     void setFailed(const QString& message);    // ... or could not be made
@@ -50,6 +53,7 @@ class ExplainPanel final : public QWidget, public Panel {
     QString exportTag() const override; // its own layer and head boxes, and its word
 
   private:
+    WorldNotice* m_world;
     void followSelection();
     void request(bool force);
     QString requestKey() const;

@@ -2,6 +2,7 @@
 
 #include "ui/math/attention_math.h"
 #include "ui/widgets/head_cost_chart.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -52,6 +53,8 @@ HeadsPanel::HeadsPanel(QWidget* parent) : QWidget(parent) {
     // and above the grid that moved every checkbox down under the pointer. The chart takes the
     // rest of the page.
     auto* layout = new QVBoxLayout(this);
+    m_world = new WorldNotice(this);
+    layout->addWidget(m_world);
     layout->addWidget(box);
     layout->addWidget(m_captions);
     layout->addWidget(m_status);
@@ -98,7 +101,12 @@ void HeadsPanel::rebuild(int layers, int heads) {
     }
 }
 
+QString HeadsPanel::worldNotice() const {
+    return m_world->notice();
+}
+
 void HeadsPanel::setView(const CaptionView& view) {
+    m_world->showFor(view.trace);
     if (view.model.path != m_modelPath || view.trace.layers != m_layers ||
         view.trace.heads != m_heads) {
         m_modelPath = view.model.path;

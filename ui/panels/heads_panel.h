@@ -16,6 +16,8 @@ class QPushButton;
 
 namespace cl::ui {
 
+class WorldNotice;
+
 class HeadCostChart;
 struct HeadCosts;
 
@@ -23,6 +25,7 @@ class HeadsPanel final : public QWidget, public Panel {
     Q_OBJECT
   public:
     explicit HeadsPanel(QWidget* parent = nullptr);
+    QString worldNotice() const; // the out-of-world sentence shown above it, or empty
     void setView(const CaptionView& view) override;
     // [layer][0 self / 1 cross][head], 1 = off (DecodeOptions::headsOff).
     std::vector<uint8_t> headsOff() const;
@@ -51,6 +54,7 @@ class HeadsPanel final : public QWidget, public Panel {
     void showEvent(QShowEvent* event) override;
 
   private:
+    WorldNotice* m_world;
     void rebuild(int layers, int heads);
     void emitChange();
     void showCaptions();
