@@ -60,6 +60,7 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     nav->addWidget(m_tempLabel);
     m_soFar = new QLabel(this);
     m_soFar->setTextFormat(Qt::RichText);
+    m_soFar->setWordWrap(true); // a long caption wraps: the page never scrolls sideways for it
     QFont big = m_soFar->font();
     big.setPointSizeF(big.pointSizeF() * 1.5);
     m_soFar->setFont(big);
