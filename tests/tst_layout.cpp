@@ -3,7 +3,10 @@
 // its rectangle, sibling labels or buttons that overlap, plot labels that collide, a table that
 // must scroll sideways, a window larger than the screen, or presenter mode that lost full screen.
 #include "tests/gui_fixture.h"
+#include "ui/panels/attention_panel.h"
+#include "ui/panels/caption_panel.h"
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/decode_panel.h"
 #include "ui/panels/explain_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/qk_dialog.h"
@@ -154,8 +157,39 @@ void checkPlot(QCustomPlot* plot, QStringList& out) {
         }
 }
 
-QStringList problems(QWidget* root) {
+// On a projector every map the class reads is at least 180 logical px each way (Compare's were
+// ~75 px at 1024x768, its JSD matrix ~55 px).
+void checkMap(const QWidget* w, QStringList& out) {
+    constexpr int kProjectorMap = 180;
+    QRect drawn;
+    if (const auto* tile = qobject_cast<const ui::AttentionTile*>(w))
+        drawn = tile->mapRect();
+    else if (const auto* plot = qobject_cast<const ui::HeatmapPlot*>(w); plot && plot->rows() > 0)
+        drawn = plot->axisRect()->rect();
+    if (w->isVisible() && !drawn.isEmpty() &&
+        (drawn.width() < kProjectorMap || drawn.height() < kProjectorMap))
+        out << QStringLiteral("map %1x%2 px (under 180) in %3")
+                   .arg(drawn.width())
+                   .arg(drawn.height())
+                   .arg(where(w));
+}
+
+// The maps of each panel (not thumbnails): the image under the caption, the large attention
+// matrix, the Decoding panel's map of the step, Compare's A, B, A-B and JSD matrix.
+QList<const QWidget*> projectorMaps(const ui::MainWindow* w) {
+    QList<const QWidget*> maps{w->captionPanel()->imageTile(), w->attentionPanel()->largePlot(),
+                               w->decodePanel()->crossTile(),
+                               w->comparePanel()->divergencePlot()};
+    for (const auto* tile : w->comparePanel()->findChildren<ui::AttentionTile*>())
+        maps << tile;
+    return maps;
+}
+
+QStringList problems(QWidget* root, bool projector) {
     QStringList out;
+    if (const auto* w = qobject_cast<const ui::MainWindow*>(root); w && projector)
+        for (const QWidget* map : projectorMaps(w))
+            checkMap(map, out);
     for (auto* l : root->findChildren<QLabel*>())
         checkLabel(l, out);
     for (auto* b : root->findChildren<QAbstractButton*>())
@@ -167,6 +201,12 @@ QStringList problems(QWidget* root) {
         checkPlot(p, out);
     for (auto* m : root->findChildren<ui::HeatmapPlot*>())
         checkCells(m, out);
+    // Bars squeezed flat under their title and head names (Heads, presenter size at 960 x 540).
+    for (auto* c : root->findChildren<ui::HeadCostChart*>())
+        if (c->isVisible() && c->axisRect()->rect().height() < ui::HeadCostChart::kLeastBars)
+            out << QStringLiteral("bars %1 px high in %2")
+                       .arg(c->axisRect()->rect().height())
+                       .arg(where(c));
     for (auto* t : root->findChildren<ui::AttentionTile*>())
         if (t->isVisible() && !t->titleFits())
             out << QStringLiteral("tile title cut: \"%1\" in %2").arg(t->title(), where(t));
@@ -249,7 +289,7 @@ void TestLayout::everyPanelFits() {
         QVERIFY2(!area || !area->horizontalScrollBar()->isVisible(),
                  qPrintable(QStringLiteral("the %1 page scrolls sideways").arg(panel)));
     }
-    const QStringList found = problems(w);
+    const QStringList found = problems(w, m_presenter);
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));
     // Every tab title in view: a tab bar that must scroll hides panels from the class.
     const QTabBar* bar = w->findChild<QTabWidget*>()->tabBar();
@@ -292,7 +332,7 @@ void TestLayout::qkDialogReadsLikeTheWindow() {
     QCOMPARE(qk->font().pointSizeF(), w->font().pointSizeF());
     QCOMPARE(qk->table()->font().pointSizeF(), w->font().pointSizeF());
     QTest::qWait(150);
-    const QStringList found = problems(qk);
+    const QStringList found = problems(qk, m_presenter);
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));
     qk->close();
 }

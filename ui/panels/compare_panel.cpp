@@ -13,7 +13,6 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSlider>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -49,6 +48,7 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
     left->addLayout(form);
     left->addWidget(m_note);
     controls->setMaximumWidth(290);
+    m_controls = controls;
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(controls);
@@ -64,7 +64,7 @@ void ComparePanel::buildControls() {
     m_pickA = new QComboBox(this);
     m_pickB = new QComboBox(this);
     m_kindBox = new QComboBox(this);
-    m_kindBox->addItems({tr("Cross-attention (image)"), tr("Self-attention (words)")});
+    m_kindBox->addItems({tr("Cross (image)"), tr("Self (words)")}); // beside "Attention:"
     m_headBoxA = new QComboBox(this);
     m_headBoxB = new QComboBox(this);
     m_stepSlider = new QSlider(Qt::Horizontal, this);
@@ -114,6 +114,7 @@ QWidget* ComparePanel::buildResults() {
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
     m_table->setMinimumWidth(400); // both captions' words and probabilities, no scrolling
+    m_table->setMinimumHeight(160);
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { setStep(row); });
     m_tileA = new AttentionTile(this);
     m_tileB = new AttentionTile(this);
@@ -123,8 +124,11 @@ QWidget* ComparePanel::buildResults() {
                               "(0 = identical, 1 = disjoint)."));
     auto* tiles = new QWidget(this);
     auto* tileRow = new QHBoxLayout(tiles);
-    for (auto* t : {m_tileA, m_tileB, m_tileDiff})
+    tileRow->setContentsMargins(0, 0, 0, 0);
+    for (auto* t : {m_tileA, m_tileB, m_tileDiff}) {
+        t->setLeastMapSide(kLeastMap);
         tileRow->addWidget(t, 1);
+    }
     m_selfPlot = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_selfPlot->setAxisLabels(tr("key (input token)"), tr("model"));
     m_maps = new QStackedWidget(this);
@@ -133,7 +137,7 @@ QWidget* ComparePanel::buildResults() {
     m_jsd = new HeatmapPlot(HeatmapPlot::Style::Full, this);
     m_jsd->setScaleLabel(tr("JSD (bits)"));
     m_jsd->setAxisLabels(tr("head of B"), tr("head of A"));
-    m_jsd->setMinimumHeight(200);
+    m_jsd->setLeastMapSide(kLeastMap);
     auto hovered = std::make_shared<std::pair<int, int>>(-1, -1);
     connect(m_jsd, &HeatmapPlot::cellHovered, this, [hovered](int r, int c) { *hovered = {r, c}; });
     connect(m_jsd, &HeatmapPlot::clicked, this, [this, hovered] {
@@ -141,20 +145,39 @@ QWidget* ComparePanel::buildResults() {
             setHeadPair(hovered->first, hovered->second);
     });
 
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_maps);
-    right->addWidget(m_jsd);
-    right->setSizes({330, 260});
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_table);
-    split->addWidget(right);
-    split->setSizes({470, 520});
+    // Maps first, at full width; the table and the JSD matrix under them, side by side where
+    // the page is wide enough, else the matrix under the table (foldTable).
+    m_bottom = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_bottom->addWidget(m_table, 1);
+    m_bottom->addWidget(m_jsd, 1);
     auto* box = new QWidget(this);
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->addWidget(m_captions);
-    v->addWidget(split, 1);
+    v->addWidget(m_maps, 3);
+    v->addLayout(m_bottom, 2);
     return box;
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    foldTable();
+}
+
+// The table and the JSD matrix side by side only where both fit beside the controls in the
+// page's width (the scroll area's viewport: the panel itself is never narrower than its
+// layout's minimum, so its own width cannot tell).
+void ComparePanel::foldTable() {
+    const QWidget* view = parentWidget();
+    const int room = view ? view->width() : width();
+    const QMargins m = layout()->contentsMargins();
+    const int spacing = std::max(0, layout()->spacing());
+    const int controls = std::min(m_controls->maximumWidth(), m_controls->sizeHint().width());
+    const int sideBySide = m.left() + m.right() + controls + spacing + m_table->minimumWidth() +
+                           std::max(0, m_bottom->spacing()) + m_jsd->minimumSizeHint().width();
+    const auto direction = sideBySide <= room ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_bottom->direction() != direction)
+        m_bottom->setDirection(direction);
 }
 
 QStringList ComparePanel::paths() const {

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QWidget>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -68,6 +69,8 @@ class ComparePanel final : public QWidget, public Panel {
     void addRequested(); // "Add checkpoint…": the window owns the file dialog
 
   private:
+    void resizeEvent(QResizeEvent* event) override;
+    void foldTable();
     void buildControls();
     void appendPaths(const QStringList& paths);
     QWidget* buildResults();
@@ -91,6 +94,9 @@ class ComparePanel final : public QWidget, public Panel {
     bool m_kindChosen = false; // the user (or a lesson) picked self or cross
     QString m_currentModel;
 
+    static constexpr int kLeastMap = 180; // each map's side, readable on a projector
+    QWidget* m_controls;
+    QBoxLayout* m_bottom;
     QListWidget* m_list;
     QPushButton *m_add, *m_remove;
     QComboBox *m_pickA, *m_pickB, *m_kindBox, *m_headBoxA, *m_headBoxB;

@@ -177,7 +177,10 @@ void ComparePanel::fillTable() {
     for (int c = 0; c < m_table->columnCount(); ++c)
         width += m_table->columnWidth(c);
     m_table->setMinimumWidth(width + m_table->verticalScrollBar()->sizeHint().width());
+    foldTable();
     m_table->selectRow(m_step);
+    if (auto* item = m_table->item(m_step, 0))
+        m_table->scrollToItem(item); // the word whose maps are shown, in view
 }
 
 double ComparePanel::pairDivergence() const {
@@ -219,8 +222,6 @@ void ComparePanel::fillAttention() {
     const auto& tb = traceB();
     const auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
     const auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
-    if (p.empty() || q.size() != p.size())
-        return clearMaps(); // a step either trace holds no row for
     if (p.empty() || q.size() != p.size())
         return clearMaps(); // a step either trace holds no row for
     const QString js = tr("JSD %1").arg(pairDivergence(), 0, 'f', 2);

@@ -87,7 +87,7 @@ DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     m_rows->yAxis->setLabel(tr("layer · head"));
     m_rows->xAxis->setLabel(tr("earlier words (keys)"));
     m_cross = new AttentionTile(this);
-    m_cross->setMinimumSize(200, 200);
+    m_cross->setLeastMapSide(180); // readable on a projector, under its title
     m_opacity = new OpacitySlider(this);
     auto* crossColumn = new QVBoxLayout;
     crossColumn->addWidget(m_cross, 1);

@@ -41,6 +41,7 @@ class DecodePanel final : public QWidget, public Panel {
     void forceCandidate(int index); // as a click on bar `index`
     void backToOriginal();
     QCustomPlot* candidatePlot() const { return m_bars; }
+    AttentionTile* crossTile() const { return m_cross; } // the step's map over the image
     // The candidate whose column (bar and the space above it) holds `pos`, or -1.
     int candidateAt(const QPoint& pos) const;
     // Where a person clicks on candidate `index`, at `height` on the probability axis.

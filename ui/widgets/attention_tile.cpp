@@ -46,6 +46,18 @@ bool AttentionTile::titleFits() const {
     return need.width() <= width() - 4 && need.height() <= 2 * fontMetrics().lineSpacing();
 }
 
+void AttentionTile::setLeastMapSide(int side) {
+    m_leastSide = side;
+    if (side > 0)
+        setMinimumSize(side + 4, side + 4 + 2 * fontMetrics().lineSpacing() + 4);
+}
+
+void AttentionTile::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange && m_leastSide > 0)
+        setLeastMapSide(m_leastSide); // presenter mode's larger title lines
+    QWidget::changeEvent(event);
+}
+
 void AttentionTile::setHighlighted(bool on) {
     m_highlighted = on;
     update();

@@ -21,12 +21,17 @@ class AttentionTile final : public QWidget {
     QString title() const { return m_title; }
     bool titleFits() const; // the title is drawn whole, not elided
     QSize sizeHint() const override { return {160, 180}; }
+    // The image never drawn smaller than side x side logical px (a map on a projector): the
+    // tile's minimum keeps room for that and a two-line title, in the tile's current font.
+    void setLeastMapSide(int side);
+    QRect mapRect() const { return imageRect(); } // where the image is drawn; empty when none
 
   signals:
     void clicked();
     void clickedAt(double fx, double fy); // position in the image, as fractions of its size
 
   protected:
+    void changeEvent(QEvent* event) override;
     void paintEvent(QPaintEvent*) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
@@ -40,6 +45,7 @@ class AttentionTile final : public QWidget {
     int m_scaledLimit = 0;
     QString m_title;
     bool m_highlighted = false;
+    int m_leastSide = 0;
 };
 
 } // namespace cl::ui

@@ -21,6 +21,15 @@ QCPBars* bars(QCustomPlot* plot, const QColor& colour, double width) {
 } // namespace
 
 HeadCostChart::HeadCostChart(QWidget* parent) : QCustomPlot(parent) {
+    // The room the title and the rotated head names take is known only once laid out: a
+    // minimum that grew (a title that now wraps, larger fonts) goes to the layout after a replot.
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        const QSize least = minimumSizeHint();
+        if (least != m_reportedMinimum) {
+            m_reportedMinimum = least;
+            updateGeometry();
+        }
+    });
     m_image = bars(this, QColor(59, 76, 202), 0.42);
     m_changing = bars(this, QColor(235, 130, 20), 0.42);
     m_heldOut = bars(this, QColor(150, 150, 150), 0.34);
@@ -32,7 +41,6 @@ HeadCostChart::HeadCostChart(QWidget* parent) : QCustomPlot(parent) {
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10));
     plotLayout()->addElement(0, 0, m_title);
     setInteraction(QCP::iSelectPlottables, false);
-    setMinimumHeight(170);
     connect(this, &QCustomPlot::beforeReplot, this, &HeadCostChart::fitText);
     connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         const int head = headAt(event->pos());
@@ -74,8 +82,19 @@ QPoint HeadCostChart::slotCentre(int head) const {
     return {int(std::lround(xAxis->coordToPixel(slotOf(head)))), r.center().y()};
 }
 
+// The bars keep kLeastBars of height under the title and the rotated names (they were squeezed
+// to ~60 px at presenter size on a 960 x 540 HiDPI screen): the page scrolls instead.
+QSize HeadCostChart::minimumSizeHint() const {
+    const QSize base = QCustomPlot::minimumSizeHint();
+    const int bars = axisRect()->rect().height();
+    const int pad = bars > 0 ? height() - bars : 70; // a guess before the first layout
+    return {base.width(), std::max({base.height(), pad + kLeastBars, kLeastHeight})};
+}
+
 void HeadCostChart::fitText() {
-    const int room = std::max(40, width() - 8);
+    // The title's own cell, once laid out: the layout's margins make it narrower than the widget.
+    const int cell = m_title->outerRect().width();
+    const int room = std::max(40, cell > 0 ? cell - 4 : width() - 8);
     const QString title = wrapToWidth(m_fullTitle, QFontMetrics(m_title->font()), room);
     if (title != m_title->text())
         m_title->setText(title);

@@ -33,6 +33,8 @@ class HeadCostChart final : public QCustomPlot {
     int headAt(const QPoint& pos) const;
     QPoint slotCentre(int head) const; // where a person clicks to switch the head
     const HeadCosts& costs() const { return m_costs; }
+    QSize minimumSizeHint() const override;
+    static constexpr int kLeastBars = 100; // the bars' own height at least, in logical px
 
   signals:
     void headClicked(int head);
@@ -51,6 +53,8 @@ class HeadCostChart final : public QCustomPlot {
     QCPBars* m_heldOut;
     QCPTextElement* m_title;
     QString m_fullTitle;
+    QSize m_reportedMinimum;
+    static constexpr int kLeastHeight = 170; // the whole chart, before it was laid out
 };
 
 } // namespace cl::ui

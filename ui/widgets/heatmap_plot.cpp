@@ -162,8 +162,8 @@ QSize HeatmapPlot::minimumSizeHint() const {
     const QRect cells = axisRect()->rect();
     const int padW = cells.width() > 0 ? width() - cells.width() : 90;
     const int padH = cells.height() > 0 ? height() - cells.height() : 90;
-    return {std::max(base.width(), padW + m_cols * kMinCell),
-            std::max(base.height(), padH + m_rows * kMinCell)};
+    return {std::max(base.width(), padW + std::max(m_cols * kMinCell, m_leastSide)),
+            std::max(base.height(), padH + std::max(m_rows * kMinCell, m_leastSide))};
 }
 
 void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols,

@@ -27,6 +27,11 @@ class HeatmapPlot final : public QCustomPlot {
         m_least = least;
         updateGeometry();
     }
+    // The cells' area never under side x side logical px, whatever the axes and title take.
+    void setLeastMapSide(int side) {
+        m_leastSide = side;
+        updateGeometry();
+    }
     void setMatrix(const std::vector<float>& values, int rows, int cols,
                    const QStringList& rowLabels, const QStringList& colLabels, ColourRange range);
     void setTitle(const QString& title);
@@ -66,6 +71,7 @@ class HeatmapPlot final : public QCustomPlot {
 
   private:
     QSize m_reportedMinimum, m_least;
+    int m_leastSide = 0;
     void setLabels(QCPAxis* axis, const QStringList& labels);
     void fitTickLabels(); // rotate or thin out labels that would overlap at this size
     void fitTitle();      // break the title into lines that fit its cell

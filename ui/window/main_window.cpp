@@ -19,6 +19,7 @@
 #include "ui/window/background.h"
 #include "ui/window/course_browser.h"
 #include "ui/window/lesson.h"
+#include "ui/window/tab_fit.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -41,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Ses
     setAcceptDrops(true);
     m_selection = new Selection(this);
     m_tabs = new QTabWidget(this);
+    keepTabTitlesInView(m_tabs);
     buildPanels();
     buildTeachingPanels();
     setCentralWidget(m_tabs);
