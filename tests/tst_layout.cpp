@@ -131,6 +131,21 @@ void checkCells(const ui::HeatmapPlot* map, QStringList& out) {
                    .arg(area.height());
 }
 
+// Every word or head a labelled map names is shown, none left blank to make room.
+void checkLabelsShown(const ui::HeatmapPlot* map, QStringList& out) {
+    if (!map->isVisible() || map->rows() <= 0)
+        return;
+    for (const QCPAxis* axis : {map->xAxis, map->yAxis}) {
+        const QStringList all = axis->property("cl_labels").toStringList();
+        const QStringList shown = map->shownLabels(axis);
+        for (int i = 0; i < std::min(all.size(), shown.size()); ++i)
+            if (!all[i].isEmpty() && shown[i].isEmpty()) {
+                out << QStringLiteral("label \"%1\" left out in %2").arg(all[i], where(map));
+                break;
+            }
+    }
+}
+
 void checkPlot(QCustomPlot* plot, QStringList& out) {
     if (!plot->isVisible())
         return;
@@ -199,8 +214,10 @@ QStringList problems(QWidget* root, bool projector) {
         checkSiblings(w, out);
     for (auto* p : root->findChildren<QCustomPlot*>())
         checkPlot(p, out);
-    for (auto* m : root->findChildren<ui::HeatmapPlot*>())
+    for (auto* m : root->findChildren<ui::HeatmapPlot*>()) {
         checkCells(m, out);
+        checkLabelsShown(m, out);
+    }
     // Bars squeezed flat under their title and head names (Heads, presenter size at 960 x 540).
     for (auto* c : root->findChildren<ui::HeadCostChart*>())
         if (c->isVisible() && c->axisRect()->rect().height() < ui::HeadCostChart::kLeastBars)

@@ -162,8 +162,16 @@ QSize HeatmapPlot::minimumSizeHint() const {
     const QRect cells = axisRect()->rect();
     const int padW = cells.width() > 0 ? width() - cells.width() : 90;
     const int padH = cells.height() > 0 ? height() - cells.height() : 90;
-    return {std::max(base.width(), padW + std::max(m_cols * kMinCell, m_leastSide)),
-            std::max(base.height(), padH + std::max(m_rows * kMinCell, m_leastSide))};
+    // Labelled rows and columns (words, heads) each keep a line of text, so every label shows
+    // (the Attention panel's large map labelled every other query word on a projector).
+    int cellW = kMinCell, cellH = kMinCell;
+    if (m_style == Style::Full && !xAxis->property("cl_labels").toStringList().isEmpty() &&
+        !yAxis->property("cl_labels").toStringList().isEmpty()) {
+        cellW = std::max(cellW, QFontMetrics(xAxis->tickLabelFont()).height() + 2);
+        cellH = std::max(cellH, QFontMetrics(yAxis->tickLabelFont()).height() + 1);
+    }
+    return {std::max(base.width(), padW + std::max(m_cols * cellW, m_leastSide)),
+            std::max(base.height(), padH + std::max(m_rows * cellH, m_leastSide))};
 }
 
 void HeatmapPlot::setMatrix(const std::vector<float>& values, int rows, int cols,
