@@ -46,6 +46,10 @@ QkDialog::QkDialog(QWidget* parent) : QDialog(parent) {
     m_table->setHorizontalHeaderLabels(
         {tr("Key"), tr("q \u00b7 k"), tr("\u00f7 \u221a(W/H)"), tr("Weight")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // The key's name whole ("row 1, column 2" was cut in presenter mode), rows as high as
+    // their text at any font.
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_summary = new QLabel(this);

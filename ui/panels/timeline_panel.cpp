@@ -323,7 +323,8 @@ void TimelinePanel::fillTable() {
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(2, QHeaderView::Stretch);
     m_table->setWordWrap(true);
-    m_table->resizeRowsToContents();
+    // Wrapped captions keep their whole text when the page narrows (presenter mode, F11).
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->selectRow(position());
 }
 
