@@ -48,6 +48,7 @@ class TestEditor : public QObject {
     void cleanup() { m_f.stop(); }
     void draggingTurnsLeftOfIntoRightOf();
     void controlsRecolourResizeAddDelete();
+    void outOfWorldSceneSaysSo();
     void lessonReopensTheSameState();
     void lessonEmbedsAnImage();
     void badLessonsChangeNothing_data();
@@ -115,6 +116,23 @@ void TestEditor::controlsRecolourResizeAddDelete() {
     QVERIFY(editAndWait([&] { editor->deleteSelected(); }));
     QCOMPARE(editor->spec().objects.size(), size_t(2));
     QCOMPARE(QString::fromStdString(m_f.window->view().trace.text()).count(' ') > 3, true);
+}
+
+// The editor's caption carries the out-of-world sentence like every other caption view. A drawn
+// scene is in the world by construction, so the check's verdict is set here by hand.
+void TestEditor::outOfWorldSceneSaysSo() {
+    m_f.window->showPanel("scene");
+    auto* editor = m_f.window->sceneEditor();
+    QVERIFY(editAndWait([&] { editor->setSpec(twoShapes()); }));
+    QVERIFY(editor->worldNotice().isEmpty());
+    ui::CaptionView view = m_f.window->view();
+    view.trace.worldChecked = true;
+    view.trace.worldScore = 3.0;
+    editor->setView(view);
+    QVERIFY2(editor->worldNotice().contains("unlike anything the model was trained on"),
+             qPrintable(editor->worldNotice()));
+    editor->setView(m_f.window->view());
+    QVERIFY(editor->worldNotice().isEmpty());
 }
 
 void TestEditor::lessonReopensTheSameState() {

@@ -4,11 +4,14 @@
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/beam_panel.h"
 #include "ui/panels/caption_panel.h"
+#include "ui/panels/compare_panel.h"
 #include "ui/panels/decode_panel.h"
 #include "ui/panels/explain_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/qk_dialog.h"
 #include "ui/panels/selection.h"
+#include "ui/panels/timeline_panel.h"
+#include "ui/panels/train_panel.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/explain_tile.h"
 #include "ui/widgets/head_cost_chart.h"
@@ -259,6 +262,19 @@ void TestGui::outOfWorldImageSaysSo() {
     QCOMPARE(m_f.window->attentionPanel()->worldNotice(), panel->worldNotice());
     QCOMPARE(m_f.window->explainPanel()->worldNotice(), panel->worldNotice());
     QCOMPARE(m_f.window->headsPanel()->worldNotice(), panel->worldNotice());
+    // And the panels that caption the same image with other models (Compare, Timeline, the
+    // Train panel's probe), each brought up to date as it is shown: the open model judges it.
+    for (const char* tab : {"compare", "timeline", "train"})
+        m_f.window->showPanel(tab);
+    QCOMPARE(m_f.window->comparePanel()->worldNotice(), panel->worldNotice());
+    QCOMPARE(m_f.window->timelinePanel()->worldNotice(), panel->worldNotice());
+    QCOMPARE(m_f.window->trainPanel()->worldNotice(), panel->worldNotice());
+    m_f.window->showPanel("caption");
+    // The attention CSV's corner cell says so too (its rows and columns are the guessed words).
+    QVERIFY(m_f.window->exportAttentionCsv(m_f.dir.filePath("guess.csv")));
+    QFile csv(m_f.dir.filePath("guess.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QVERIFY(csv.readLine().contains("(image out of the training world: the caption is a guess)"));
     QVERIFY2(m_f.window->windowTitle().contains("(a guess: out of the training world)"),
              qPrintable(m_f.window->windowTitle()));
     QVERIFY(openAndWait(saveScene(12)));
@@ -266,6 +282,10 @@ void TestGui::outOfWorldImageSaysSo() {
     QVERIFY(m_f.window->decodePanel()->worldNotice().isEmpty());
     QVERIFY(m_f.window->beamPanel()->worldNotice().isEmpty());
     QVERIFY(m_f.window->headsPanel()->worldNotice().isEmpty());
+    for (const char* tab : {"compare", "timeline", "caption"})
+        m_f.window->showPanel(tab);
+    QVERIFY(m_f.window->comparePanel()->worldNotice().isEmpty());
+    QVERIFY(m_f.window->timelinePanel()->worldNotice().isEmpty());
     QVERIFY(!m_f.window->windowTitle().contains("a guess"));
 }
 

@@ -271,12 +271,16 @@ QString AttentionPanel::selectedMatrixCsv() const {
     const int steps = int(tr_.steps.size());
     const auto m = selfMatrix(tr_, m_selection->layer(), m_selection->head());
     const QStringList keys = inputTokens(tr_), queries = outputTokens(tr_);
-    // The corner cell names the matrix: which layer and head, rows = queries, columns = keys.
+    // The corner cell names the matrix: which layer and head, rows = queries, columns = keys,
+    // and says when the words are a guess about an image out of the training world.
     const int head = m_selection->head();
-    QString csv = QStringLiteral("\"layer %1, %2: query \\ key\"")
+    QString csv = QStringLiteral("\"layer %1, %2: query \\ key%3\"")
                       .arg(m_selection->layer() + 1)
                       .arg(head < 0 ? QStringLiteral("average of heads")
-                                    : QStringLiteral("head %1").arg(head + 1));
+                                    : QStringLiteral("head %1").arg(head + 1))
+                      .arg(tr_.outOfWorld() ? QStringLiteral(" (image out of the training world: "
+                                                             "the caption is a guess)")
+                                            : QString());
     for (const auto& k : keys)
         csv += ',' + k;
     csv += '\n';

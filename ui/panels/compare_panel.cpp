@@ -3,6 +3,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -153,6 +154,8 @@ QWidget* ComparePanel::buildResults() {
     auto* box = new QWidget(this);
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
+    m_world = new WorldNotice(this);
+    v->addWidget(m_world);
     v->addWidget(m_captions);
     v->addWidget(m_maps, 3);
     v->addLayout(m_bottom, 2);
@@ -178,6 +181,17 @@ void ComparePanel::foldTable() {
     const auto direction = sideBySide <= room ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (m_bottom->direction() != direction)
         m_bottom->setDirection(direction);
+}
+
+// The image on screen: the maps are drawn over it, and an out-of-world image (as the open
+// model judges it) is said so above every model's caption of it.
+void ComparePanel::setView(const CaptionView& view) {
+    m_image = view.image;
+    m_world->showFor(view.trace);
+}
+
+QString ComparePanel::worldNotice() const {
+    return m_world->notice();
 }
 
 QStringList ComparePanel::paths() const {

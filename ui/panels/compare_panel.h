@@ -24,6 +24,7 @@ namespace cl::ui {
 class AttentionTile;
 class HeatmapPlot;
 class OpacitySlider;
+class WorldNotice;
 
 class ComparePanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -38,7 +39,8 @@ class ComparePanel final : public QWidget, public Panel {
     void setCurrentModel(const QString& path) { m_currentModel = path; }
     // The comparison of the current input arrived (image: empty for feature models).
     // The image on screen, which results are drawn over (empty for feature models).
-    void setView(const CaptionView& view) override { m_image = view.image; }
+    void setView(const CaptionView& view) override;
+    QString worldNotice() const; // the out-of-world sentence shown above it, or empty
     bool stepBy(int delta) override;
     void setResult(const CompareResult& result);
     const CompareResult& result() const { return m_result; }
@@ -107,6 +109,7 @@ class ComparePanel final : public QWidget, public Panel {
     AttentionTile *m_tileA, *m_tileB, *m_tileDiff;
     HeatmapPlot *m_selfPlot, *m_jsd;
     OpacitySlider* m_opacity;
+    WorldNotice* m_world;
 };
 
 } // namespace cl::ui

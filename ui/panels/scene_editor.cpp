@@ -7,6 +7,7 @@
 #include "ui/widgets/opacity_slider.h"
 #include "ui/widgets/scene_canvas.h"
 #include "ui/widgets/word_chips.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -84,6 +85,8 @@ SceneEditor::SceneEditor(Selection* selection, QWidget* parent)
     truth->setWordWrap(true);
     side->addWidget(truth);
     side->addWidget(m_reference);
+    m_world = new WorldNotice(this);
+    side->addWidget(m_world);
     side->addWidget(new QLabel(tr("<b>The model says</b> (click a word):")));
     side->addWidget(m_model);
     side->addWidget(m_chips);
@@ -248,6 +251,10 @@ void SceneEditor::deleteSelected() {
     edited();
 }
 
+QString SceneEditor::worldNotice() const {
+    return m_world->notice();
+}
+
 void SceneEditor::randomScene() {
     setSpec(randomSpec(++m_seed));
 }
@@ -260,6 +267,7 @@ void SceneEditor::setView(const CaptionView& view) {
     }
     m_view = view;
     m_captionCurrent = true;
+    m_world->showFor(view.trace); // a drawn scene the check finds out of the world says so
     QStringList words;
     std::vector<float> probs;
     for (const auto& s : view.trace.steps) {

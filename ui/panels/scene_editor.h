@@ -20,6 +20,7 @@ class SceneCanvas;
 class OpacitySlider;
 class Selection;
 class WordChips;
+class WorldNotice;
 
 class SceneEditor final : public QWidget, public Panel {
     Q_OBJECT
@@ -40,6 +41,7 @@ class SceneEditor final : public QWidget, public Panel {
     // A caption arrived; it is the editor's when its image is the scene on the canvas.
     void setView(const CaptionView& view) override;
     bool showsCurrentScene() const { return m_captionCurrent; }
+    QString worldNotice() const; // the out-of-world sentence above the caption, or empty
     QString referenceText() const;
     QString modelText() const;
     double lastLatencyMs() const { return m_latencyMs; } // edit -> caption shown here, -1 none
@@ -66,6 +68,7 @@ class SceneEditor final : public QWidget, public Panel {
     QPushButton *m_add, *m_delete, *m_random;
     QCheckBox* m_overlay;
     QLabel *m_reference, *m_model, *m_latency, *m_showing;
+    WorldNotice* m_world;
     QPushButton* m_switch;
     OpacitySlider* m_opacity;
     bool m_offerBack = false;

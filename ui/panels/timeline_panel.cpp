@@ -5,6 +5,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -140,6 +141,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     auto* upper = new QWidget(this);
     auto* up = new QVBoxLayout(upper);
     up->setContentsMargins(0, 0, 0, 0);
+    m_world = new WorldNotice(this);
+    up->addWidget(m_world);
     up->addWidget(m_caption);
     up->addLayout(headRow);
     up->addWidget(scroll, 1);
@@ -330,6 +333,17 @@ void TimelinePanel::fillTable() {
 
 QString TimelinePanel::captionText() const {
     return m_caption->text();
+}
+
+// Every snapshot captions the image on screen; an out-of-world image (as the open model judges
+// it) is said so above their captions.
+void TimelinePanel::setView(const CaptionView& view) {
+    m_image = view.image;
+    m_world->showFor(view.trace);
+}
+
+QString TimelinePanel::worldNotice() const {
+    return m_world->notice();
 }
 
 } // namespace cl::ui

@@ -25,6 +25,7 @@ constexpr int kMaxTimelineSnapshots = 64;
 class AttentionTile;
 class FlowLayout;
 class OpacitySlider;
+class WorldNotice;
 
 class TimelinePanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -40,7 +41,8 @@ class TimelinePanel final : public QWidget, public Panel {
     void setPosition(int index);
     QString currentPath() const { return m_paths.value(position()); }
     // The image on screen, which results are drawn over (empty for feature models).
-    void setView(const CaptionView& view) override { m_image = view.image; }
+    void setView(const CaptionView& view) override;
+    QString worldNotice() const; // the out-of-world sentence shown above it, or empty
     bool stepBy(int delta) override;
     void setResult(const CompareResult& result);
     void setPlaying(bool on);
@@ -65,6 +67,7 @@ class TimelinePanel final : public QWidget, public Panel {
     QPushButton *m_open, *m_play;
     QSlider* m_slider;
     QLabel *m_position, *m_caption, *m_folderLabel;
+    WorldNotice* m_world;
     QComboBox* m_head;
     QCheckBox* m_autoContrast;
     OpacitySlider* m_opacity;

@@ -2,6 +2,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
 #include "ui/widgets/attention_tile.h"
+#include "ui/widgets/world_notice.h"
 
 #include <qcustomplot.h>
 
@@ -67,6 +68,8 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent), m_run(new TrainingRun
     auto* right = new QVBoxLayout;
     right->addWidget(m_plot, 3);
     right->addWidget(m_status); // under the curve: in view on a 600 px screen too
+    m_worldNotice = new WorldNotice(this); // an out-of-world probe image: its caption a guess
+    right->addWidget(m_worldNotice);
     right->addWidget(m_probe);
     right->addWidget(scroll, 2);
     auto* row = new QHBoxLayout(this);
@@ -357,8 +360,13 @@ QString TrainPanel::probeText() const {
     return m_probe->text();
 }
 
+QString TrainPanel::worldNotice() const {
+    return m_worldNotice->notice();
+}
+
 void TrainPanel::setView(const CaptionView& view) {
     m_view = view;
+    m_worldNotice->showFor(view.trace);
     fillProbe();
 }
 

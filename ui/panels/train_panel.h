@@ -23,6 +23,7 @@ class QSpinBox;
 namespace cl::ui {
 
 class AttentionTile;
+class WorldNotice;
 
 class TrainPanel final : public QWidget, public Panel {
     Q_OBJECT
@@ -42,6 +43,7 @@ class TrainPanel final : public QWidget, public Panel {
     QCustomPlot* lossPlot() const { return m_plot; }
     QString statusText() const;
     QString probeText() const;
+    QString worldNotice() const; // the out-of-world sentence above the probe, or empty
 
   signals:
     void snapshotReady(const QString& path);    // the window shows it everywhere if following
@@ -71,6 +73,7 @@ class TrainPanel final : public QWidget, public Panel {
     QCheckBox *m_position2d, *m_follow;
     QPushButton *m_start, *m_pause, *m_stop, *m_save, *m_timeline;
     QLabel *m_status, *m_probe;
+    WorldNotice* m_worldNotice;
     QCustomPlot* m_plot;
     QHBoxLayout* m_tiles;
     std::vector<AttentionTile*> m_tileWidgets;
