@@ -150,7 +150,7 @@ void checkPlot(QCustomPlot* plot, QStringList& out) {
     if (!plot->isVisible())
         return;
     const QString name = where(plot);
-    if (plot->axisRect()) {
+    if (plot->axisRectCount() > 0) {
         checkAxis(plot->xAxis, name + " x", out);
         checkAxis(plot->yAxis, name + " y", out);
     }
@@ -275,6 +275,9 @@ class TestLayout : public QObject {
 
 void TestLayout::initTestCase() {
     m_presenter = qEnvironmentVariable("CL_LAYOUT_MODE") == QLatin1String("presenter");
+    // Layout and plot warnings the window once printed at start-up: an empty flow layout's
+    // minimum of -1 x -1, presenter mode asking a colour-bar plot for an axis rect.
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("Negative sizes|invalid axis rect")));
     QVERIFY(m_f.start());
     auto* w = m_f.window.get();
     QVERIFY(m_f.openAndWait(m_f.saveScene(8))); // three objects: the longest captions

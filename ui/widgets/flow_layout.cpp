@@ -18,11 +18,14 @@ void FlowLayout::setGeometry(const QRect& rect) {
     place(rect, true);
 }
 
+// The widest item, plus the margins; an empty layout is 0 x 0 (QSize() is -1 x -1, which a
+// SetMinimumSize constraint hands to its widget: "Negative sizes (-1,-1)" at start-up).
 QSize FlowLayout::minimumSize() const {
-    QSize size;
+    QSize size(0, 0);
     for (const auto* item : m_items)
         size = size.expandedTo(item->minimumSize());
-    return size;
+    const QMargins m = contentsMargins();
+    return size + QSize(m.left() + m.right(), m.top() + m.bottom());
 }
 
 int FlowLayout::place(const QRect& rect, bool apply) const {

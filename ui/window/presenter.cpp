@@ -42,9 +42,10 @@ void scaleAxis(QCPAxis* axis, double factor) {
 }
 
 void scalePlot(QCustomPlot* plot, double factor) {
-    // Some plots hold only a colour scale (no axis rect); colour scales carry their own axis.
-    if (auto* rect = plot->axisRect())
-        for (auto* axis : rect->axes())
+    // Some plots hold only a colour scale (no axis rect: asking for one warns); colour scales
+    // carry their own axis.
+    if (plot->axisRectCount() > 0)
+        for (auto* axis : plot->axisRect()->axes())
             scaleAxis(axis, factor);
     for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
         auto* element = plot->plotLayout()->elementAt(i);
