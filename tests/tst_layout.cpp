@@ -18,6 +18,8 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QAbstractButton>
+#include <QComboBox>
+#include <QStyleOptionComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QScreen>
@@ -66,6 +68,26 @@ void checkButton(const QAbstractButton* b, QStringList& out) {
                    .arg(plain(b->text()), where(b))
                    .arg(b->width())
                    .arg(b->sizeHint().width());
+}
+
+// A combo box's current choice whole in its field (the Compare panel's "Cross-attention (ima").
+void checkCombo(const QComboBox* box, QStringList& out) {
+    // Cut is allowed only where the tooltip gives the whole choice.
+    if (!box->isVisible() || box->currentText().isEmpty() ||
+        box->toolTip().contains(box->currentText()))
+        return;
+    QStyleOptionComboBox opt;
+    opt.initFrom(box);
+    opt.editable = box->isEditable();
+    opt.currentText = box->currentText();
+    const QRect field =
+        box->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, box);
+    const int needs = box->fontMetrics().horizontalAdvance(box->currentText());
+    if (needs > field.width() + 2)
+        out << QStringLiteral("combo box cut: \"%1\" in %2 (%3 wide, needs %4)")
+                   .arg(plain(box->currentText()), where(box))
+                   .arg(field.width())
+                   .arg(needs);
 }
 
 // Visible widgets that are children of the same widget must not overlap: labels and buttons,
@@ -209,6 +231,8 @@ QStringList problems(QWidget* root, bool projector) {
         checkLabel(l, out);
     for (auto* b : root->findChildren<QAbstractButton*>())
         checkButton(b, out);
+    for (auto* c : root->findChildren<QComboBox*>())
+        checkCombo(c, out);
     checkSiblings(root, out);
     for (auto* w : root->findChildren<QWidget*>())
         checkSiblings(w, out);
