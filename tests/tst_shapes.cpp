@@ -237,6 +237,10 @@ void TestShapes::shippedDefaultModel() {
     const auto r = evaluate(*model, o);
     QVERIFY2(r.exactMatch > 0.90, qPrintable(QString::fromStdString(r.toJson())));
     QVERIFY(r.attributeAccuracy > 0.95);
+    // Each kind of error is a scene that is not an exact match (and appears in the JSON).
+    for (double e : {r.missed, r.invented, r.wrongAttribute, r.wrongRelation})
+        QVERIFY2(e >= 0 && e <= 1 - r.exactMatch + 1e-9, qPrintable(QString::number(e)));
+    QVERIFY(QString::fromStdString(r.toJson()).contains("\"errors\": {\"missed\": "));
 }
 
 // Scenes drawn by other programs are judged on colours, shapes, the object count and the relation
@@ -245,17 +249,21 @@ void TestShapes::suiteJudging_data() {
     QTest::addColumn<QString>("caption");
     QTest::addColumn<bool>("right");
     QTest::addColumn<int>("attributesRight");
-    const auto row = [](const char* tag, const char* caption, bool right, int attributes) {
-        QTest::newRow(tag) << caption << right << attributes;
+    QTest::addColumn<QString>("errors"); // missed, invented, wrong attribute, wrong relation
+    const auto row = [](const char* tag, const char* caption, bool right, int attributes,
+                        const char* errors) {
+        QTest::newRow(tag) << caption << right << attributes << QString(errors);
     };
     // Truth: a red circle left of a blue square.
-    row("as drawn", "a small red circle left of a large blue square", true, 4);
-    row("other phrasing", "a large blue square right of a small red circle", true, 4);
-    row("wrong relation", "a small red circle right of a large blue square", false, 4);
-    row("circle called a square", "a small red square left of a large blue square", false, 3);
+    row("as drawn", "a small red circle left of a large blue square", true, 4, "0 0 0 0");
+    row("other phrasing", "a large blue square right of a small red circle", true, 4, "0 0 0 0");
+    row("wrong relation", "a small red circle right of a large blue square", false, 4, "0 0 0 1");
+    row("circle called a square", "a small red square left of a large blue square", false, 3,
+        "0 0 1 0");
     row("hallucinated third",
-        "a small red circle left of a large blue square and a small green star", false, 4);
-    row("one missing", "a small red circle", false, 2);
+        "a small red circle left of a large blue square and a small green star", false, 4,
+        "0 1 0 0");
+    row("one missing", "a small red circle", false, 2, "1 0 0 0");
 }
 
 void TestShapes::suiteJudging() {
@@ -267,9 +275,25 @@ void TestShapes::suiteJudging() {
     for (const auto& w : caption.split(' '))
         words.push_back(w.toStdString());
     const auto j = judgeCaption(words, truth);
+    // Two objects alike: either relation describes them.
+    const SuiteScene twins{{{"red", "circle"}, {"red", "circle"}}, "left of"};
+    for (const char* twinCaption : {"a small red circle left of a small red circle",
+                                    "a small red circle right of a small red circle"}) {
+        std::vector<std::string> t;
+        for (const auto& w : QString(twinCaption).split(' '))
+            t.push_back(w.toStdString());
+        QVERIFY2(judgeCaption(t, twins).right(), twinCaption);
+    }
     QCOMPARE(j.right(), right);
     QCOMPARE(j.attributesRight, attributesRight);
     QCOMPARE(j.attributes, 4);
+    QFETCH(QString, errors);
+    QCOMPARE(QStringLiteral("%1 %2 %3 %4")
+                 .arg(j.missed)
+                 .arg(j.invented)
+                 .arg(int(j.wrongAttribute))
+                 .arg(int(j.wrongRelation)),
+             errors);
 }
 
 // Both other renderers (tests/robust_suite.py with PIL, tests/robust_suite_qt.cpp with QPainter)

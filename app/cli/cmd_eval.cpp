@@ -42,6 +42,9 @@ void printPlain(const EvalResult& r) {
         std::printf("  | head average %.1f%%\n", 100 * r.pointingAverage[l]);
     }
     std::printf("  best: %s, %.2f%%\n", r.pointingBestName.c_str(), 100 * r.pointingBest);
+    std::printf("errors (of scenes)   missed an object %.2f%%, invented one %.2f%%, wrong "
+                "attribute %.2f%%, wrong relation %.2f%%\n",
+                100 * r.missed, 100 * r.invented, 100 * r.wrongAttribute, 100 * r.wrongRelation);
 }
 
 // The course's val split: BLEU-1, BLEU-4, exact match and loss of a feature model.
@@ -138,7 +141,8 @@ SuiteScene suiteTruth(const std::string& path) {
 
 struct SuiteTally {
     int64_t scenes = 0, right = 0, counted = 0, attributesRight = 0, attributes = 0, relations = 0,
-            relationsRight = 0, outOfWorld = 0;
+            relationsRight = 0, outOfWorld = 0, missed = 0, invented = 0, wrongAttribute = 0,
+            wrongRelation = 0;
     SuitePointing pointing;
     double bestHead() const {
         int64_t best = 0;
@@ -155,6 +159,11 @@ struct SuiteTally {
                 {"relation_accuracy", ratio(relationsRight, relations)},
                 {"relation_scenes", relations},
                 {"out_of_world", outOfWorld}, // false alarms of the out-of-world notice
+                {"errors", // fractions of the scenes (issue 38: an invented object is an error)
+                 {{"missed", ratio(missed, scenes)},
+                  {"invented", ratio(invented, scenes)},
+                  {"wrong_attribute", ratio(wrongAttribute, scenes)},
+                  {"wrong_relation", ratio(wrongRelation, scenes)}}},
                 {"pointing_words", pointing.words},
                 {"pointing_last_layer_average", ratio(pointing.averageHits, pointing.words)},
                 {"pointing_best_head", bestHead()}};
@@ -186,6 +195,10 @@ SuiteTally judgeCategory(Captioner& model, const QString& folder) {
         t.relations += j.hasRelation;
         t.relationsRight += j.hasRelation && j.relationRight;
         t.outOfWorld += trace.outOfWorld();
+        t.missed += j.missed > 0;
+        t.invented += j.invented > 0;
+        t.wrongAttribute += j.wrongAttribute;
+        t.wrongRelation += j.wrongRelation;
     }
     return t;
 }
@@ -299,7 +312,8 @@ void runSuite(Captioner& model, const std::string& dir, bool json, const std::st
         if (!json)
             std::printf("%-10s %4lld scenes  right %5.1f%%  count %5.1f%%  attributes %5.1f%%  "
                         "relations %5.1f%% (%lld)  pointing %5.1f%% (best head %5.1f%%)  "
-                        "out of world %lld\n",
+                        "out of world %lld  |  missed %lld, invented %lld, wrong attribute "
+                        "%lld, wrong relation %lld\n",
                         c.toStdString().c_str(), static_cast<long long>(t.scenes),
                         100 * out[c.toStdString()]["right"].get<double>(),
                         100 * out[c.toStdString()]["count_right"].get<double>(),
@@ -307,7 +321,10 @@ void runSuite(Captioner& model, const std::string& dir, bool json, const std::st
                         100 * out[c.toStdString()]["relation_accuracy"].get<double>(),
                         static_cast<long long>(t.relations),
                         100 * out[c.toStdString()]["pointing_last_layer_average"].get<double>(),
-                        100 * t.bestHead(), static_cast<long long>(t.outOfWorld));
+                        100 * t.bestHead(), static_cast<long long>(t.outOfWorld),
+                        static_cast<long long>(t.missed), static_cast<long long>(t.invented),
+                        static_cast<long long>(t.wrongAttribute),
+                        static_cast<long long>(t.wrongRelation));
         all.scenes += t.scenes;
         all.right += t.right;
     }

@@ -57,6 +57,24 @@ std::string generatedRelation(const Tokens& t) {
     return "";
 }
 
+// The caption's relation between its first two mentions is right for the objects they were
+// paired with, or for another pair the two mentions name equally well (two objects alike: the
+// pairing picked one of them, the caption may mean the other).
+bool relationRight(const Tokens& words, const std::vector<Mention>& ms,
+                   const std::vector<int>& objectOf, const SceneSpec& spec) {
+    if (objectOf.size() < 2)
+        return false;
+    const std::string said = generatedRelation(words);
+    const auto& o = spec.objects;
+    const int first = matches(ms[0], o[objectOf[0]]), second = matches(ms[1], o[objectOf[1]]);
+    for (size_t i = 0; i < o.size(); ++i)
+        for (size_t j = 0; j < o.size(); ++j)
+            if (i != j && matches(ms[0], o[i]) == first && matches(ms[1], o[j]) == second &&
+                said == relation(o[i], o[j]))
+                return true;
+    return false;
+}
+
 int argmax(const std::vector<float>& v) {
     return static_cast<int>(std::max_element(v.begin(), v.end()) - v.begin());
 }
@@ -153,6 +171,7 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
     std::vector<Tokens> cands;
     std::vector<std::vector<Tokens>> refs;
     int64_t exact = 0, attrHits = 0, attrTotal = 0, relHits = 0;
+    int64_t missed = 0, invented = 0, wrongAttribute = 0, wrongRelation = 0;
     DecodeOptions d;
     d.maxLength = cfg.maxLength;
     for (int64_t first = 0; first < o.scenes; first += o.batch) {
@@ -179,11 +198,15 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
             const auto objectOf = assign(ms, s.spec, &score);
             attrHits += std::max(score, 0);
             attrTotal += 3 * static_cast<int64_t>(s.spec.objects.size());
-            if (s.spec.objects.size() >= 2) {
+            const size_t drawn = s.spec.objects.size();
+            missed += ms.size() < drawn;
+            invented += ms.size() > drawn;
+            wrongAttribute += score < 3 * static_cast<int>(objectOf.size());
+            if (drawn >= 2) {
                 ++res.relationScenes;
-                relHits += objectOf.size() >= 2 &&
-                           generatedRelation(words) ==
-                               relation(s.spec.objects[objectOf[0]], s.spec.objects[objectOf[1]]);
+                const bool right = relationRight(words, ms, objectOf, s.spec);
+                relHits += right;
+                wrongRelation += objectOf.size() >= 2 && !right;
             }
             if (traces[i].gridSide > 0)
                 scorePointing(traces[i], ms, objectOf, s.spec, o.tolerance, p);
@@ -194,6 +217,11 @@ EvalResult evaluate(Captioner& model, const EvalOptions& o) {
     res.bleu4 = corpusBleu4(cands, refs);
     res.attributeAccuracy = double(attrHits) / std::max<int64_t>(1, attrTotal);
     res.relationAccuracy = double(relHits) / std::max<int64_t>(1, res.relationScenes);
+    const double scenes = double(std::max<int64_t>(1, o.scenes));
+    res.missed = double(missed) / scenes;
+    res.invented = double(invented) / scenes;
+    res.wrongAttribute = double(wrongAttribute) / scenes;
+    res.wrongRelation = double(wrongRelation) / scenes;
     res.pointingWords = p.words;
     for (size_t i = 0; i < p.hits.size(); ++i) {
         res.pointing.push_back(double(p.hits[i]) / std::max<int64_t>(1, p.words));
@@ -224,7 +252,10 @@ std::string EvalResult::toJson() const {
       << ", \"pointing_per_head\": " << list(pointing)
       << ", \"pointing_head_average\": " << list(pointingAverage)
       << ", \"pointing_best\": " << pointingBest << ", \"pointing_best_head\": \""
-      << pointingBestName << "\", \"layers\": " << layers << ", \"heads\": " << heads << "}";
+      << pointingBestName << "\", \"layers\": " << layers << ", \"heads\": " << heads
+      << ", \"errors\": {\"missed\": " << missed << ", \"invented\": " << invented
+      << ", \"wrong_attribute\": " << wrongAttribute << ", \"wrong_relation\": " << wrongRelation
+      << "}}";
     return j.str();
 }
 

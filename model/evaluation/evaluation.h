@@ -27,6 +27,10 @@ struct EvalResult {
     std::vector<double> pointingAverage; // [layer]: the head-averaged map
     double pointingBest = 0;
     std::string pointingBestName; // e.g. "layer 1 head 2"
+    // What went wrong, each as a fraction of the scenes (a scene may have several): fewer
+    // objects named than drawn, more (a hallucinated object), a paired object named with a
+    // wrong size, colour or shape, the relation of two named objects wrong.
+    double missed = 0, invented = 0, wrongAttribute = 0, wrongRelation = 0;
     std::string toJson() const;
 };
 

@@ -52,8 +52,18 @@ SuiteJudgement judgeCaption(const std::vector<std::string>& words, const SuiteSc
     } while (std::next_permutation(order.begin(), order.end()));
     if (j.hasRelation && mentions.size() >= 2) {
         const std::string said = captionRelation(words, mentions[0]);
-        j.relationRight = said == (swapped ? inverseRelation(truth.relation) : truth.relation);
+        // Two objects alike (same colour and shape): "A left of B" and "A right of B" both
+        // describe the scene, whichever the caption means by A.
+        const bool alike =
+            objects[0].colour == objects[1].colour && objects[0].shape == objects[1].shape;
+        j.relationRight = said == (swapped ? inverseRelation(truth.relation) : truth.relation) ||
+                          (alike && said == inverseRelation(truth.relation));
+        j.wrongRelation = !j.relationRight;
     }
+    const int paired = static_cast<int>(std::min(mentions.size(), objects.size()));
+    j.missed = static_cast<int>(objects.size()) - paired;
+    j.invented = static_cast<int>(mentions.size()) - paired;
+    j.wrongAttribute = j.attributesRight < 2 * paired;
     return j;
 }
 

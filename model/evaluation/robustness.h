@@ -31,6 +31,11 @@ struct SuiteJudgement {
     int attributes = 0;         // 2 per object
     bool relationRight = false; // either phrasing ("A left of B" or "B right of A")
     bool hasRelation = false;
+    // What went wrong (several may): objects not named, objects named that are not there (a
+    // hallucinated third shape), a named object's colour or shape wrong, the relation of two
+    // named objects wrong.
+    int missed = 0, invented = 0;
+    bool wrongAttribute = false, wrongRelation = false;
     // Right: every object named with its colour and shape, nothing more, relation right.
     bool right() const {
         return countRight && attributesRight == attributes && (!hasRelation || relationRight);
