@@ -74,6 +74,18 @@ struct Look {
     int sensorNoise = 0;               // per-pixel noise amplitude after the light
     int jpegQuality = 0;               // 1..100: JPEG artefacts at this quality; 0 none
     uint64_t seed = 0;                 // texture and sensor noise
+    // Paper photographed under a desk lamp or beside a phone (scene_photo.cpp): none of it is an
+    // object, however dark. All zero: none.
+    double lamp = 0;            // one side darker by up to this fraction (smooth falloff)
+    double lampAngle = 0;       //   the direction it darkens towards, radians
+    double castShadow = 0;      // a phone's or hand's shadow from one edge: its depth
+    double castAngle = 0;       //   the direction it comes from, radians
+    double castEdge = 0;        //   where its edge lies, from the centre (fraction of the canvas)
+    double castSoftness = 0.05; //   its penumbra, fraction of the canvas
+    double vignette = 0;        // corners darker by up to this fraction
+    double crease = 0;          // a fold: a bright line beside a dark one, this strong
+    double creaseAngle = 0, creaseOffset = 0, creaseWidth = 0.008;
+    std::array<double, 3> whiteBalance{1, 1, 1}; // per-channel gains: a warm lamp, a cool sky
 };
 
 struct SceneSpec {

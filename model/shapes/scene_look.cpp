@@ -120,6 +120,8 @@ void applyLook(const SceneSpec& spec, std::vector<uint8_t>& rgb) {
         paintFrame(spec, rgb);
     if (l.light > 0 || l.shadow > 0)
         paintLight(spec, rgb);
+    if (hasPhotoLight(l))
+        paintPhotoLight(spec, rgb);
     if (l.blur > 0)
         blur(rgb, w, h, l.blur);
     if (l.sensorNoise > 0)

@@ -61,6 +61,36 @@ void randomBackground(Rng& rng, SceneSpec& spec, bool& dark) {
     bg.noiseSeed = rng.next();
 }
 
+// A photographed sheet's light (scene_photo.cpp), drawn from a stream of its own so every other
+// choice of the scene stays what it was before these looks existed.
+void randomPhotoLight(Look& l) {
+    Rng rng(shapes::mix64(l.seed ^ 0x5048'4F54'4F4C'4954ULL));
+    if (!rng.chance(0.75))
+        return;
+    const double pi = 3.14159265358979;
+    l.lamp = rng.uniform(0.1, 0.45);
+    l.lampAngle = rng.uniform(0, 2 * pi);
+    if (rng.chance(0.5)) {
+        l.castShadow = rng.uniform(0.15, 0.5);
+        l.castAngle = rng.uniform(0, 2 * pi);
+        l.castEdge = rng.uniform(0.1, 0.45);
+        l.castSoftness = rng.uniform(0.02, 0.15);
+    }
+    if (rng.chance(0.6))
+        l.vignette = rng.uniform(0.05, 0.3);
+    if (rng.chance(0.35)) {
+        l.crease = rng.uniform(0.05, 0.15);
+        l.creaseAngle = rng.uniform(0, pi);
+        l.creaseOffset = rng.uniform(-0.3, 0.3);
+        l.creaseWidth = rng.uniform(0.004, 0.012);
+    }
+    if (rng.chance(0.6)) {
+        const bool cool = rng.chance(0.3);
+        const double g = rng.uniform(0.9, 1.0), b = rng.uniform(0.75, 1.0);
+        l.whiteBalance = cool ? std::array<double, 3>{b, g, 1.0} : std::array<double, 3>{1.0, g, b};
+    }
+}
+
 void randomLook(Rng& rng, SceneSpec& spec, bool paper) {
     auto& l = spec.look;
     l.seed = rng.next();
@@ -84,6 +114,8 @@ void randomLook(Rng& rng, SceneSpec& spec, bool paper) {
         l.sensorNoise = 1 + rng.below(10);
     if (rng.chance(paper ? 0.6 : 0.25))
         l.jpegQuality = 25 + rng.below(66);
+    if (paper)
+        randomPhotoLight(l);
 }
 
 std::array<uint8_t, 3> colourIn(Rng& rng, Colour c) {
