@@ -256,6 +256,17 @@ QStringList problems(QWidget* root, bool projector) {
             continue;
         if (t->horizontalScrollBar()->isVisible())
             out << QStringLiteral("table cut (scrolls sideways): %1").arg(where(t));
+        // The row a panel selected for the class (the snapshot, the word) is in view: the
+        // Timeline's last snapshot sat below a three-row table in presenter mode.
+        const auto chosen = t->selectionModel() ? t->selectionModel()->selectedRows() : QModelIndexList{};
+        if (!chosen.isEmpty() &&
+            !t->viewport()->rect().contains(t->visualRect(chosen.first()).center()))
+            out << QStringLiteral("selected row %1 (y %2, %3 high) out of view (%4 high) in %5")
+                       .arg(chosen.first().row())
+                       .arg(t->visualRect(chosen.first()).y())
+                       .arg(t->visualRect(chosen.first()).height())
+                       .arg(t->viewport()->height())
+                       .arg(where(t));
         // No cell text cut ("row 1, colu…"): a wrapping table's rows are as high as their text
         // needs at the columns' widths, another's columns as wide as their text.
         const auto* view = static_cast<const QAbstractItemView*>(t); // public there

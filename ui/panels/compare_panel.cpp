@@ -3,6 +3,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/selection_in_view.h"
 #include "ui/widgets/world_notice.h"
 
 #include <QComboBox>
@@ -116,6 +117,7 @@ QWidget* ComparePanel::buildResults() {
     m_table->verticalHeader()->setVisible(false);
     m_table->setMinimumWidth(400); // both captions' words and probabilities, no scrolling
     m_table->setMinimumHeight(160);
+    keepSelectionInView(m_table); // the word whose maps are shown
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) { setStep(row); });
     m_tileA = new AttentionTile(this);
     m_tileB = new AttentionTile(this);

@@ -179,8 +179,6 @@ void ComparePanel::fillTable() {
     m_table->setMinimumWidth(width + m_table->verticalScrollBar()->sizeHint().width());
     foldTable();
     m_table->selectRow(m_step);
-    if (auto* item = m_table->item(m_step, 0))
-        m_table->scrollToItem(item); // the word whose maps are shown, in view
 }
 
 double ComparePanel::pairDivergence() const {

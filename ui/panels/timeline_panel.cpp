@@ -5,6 +5,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/flow_layout.h"
 #include "ui/widgets/opacity_slider.h"
+#include "ui/widgets/selection_in_view.h"
 #include "ui/widgets/world_notice.h"
 
 #include <QCheckBox>
@@ -138,6 +139,10 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
+    keepSelectionInView(m_table); // the snapshot on screen
+    // Room for the selected snapshot's row with its caption wrapped (four lines in presenter
+    // mode on a 960 px wide screen): the splitter left the table 71 px; the page scrolls.
+    m_table->setMinimumHeight(160);
     auto* upper = new QWidget(this);
     auto* up = new QVBoxLayout(upper);
     up->setContentsMargins(0, 0, 0, 0);
