@@ -11,6 +11,7 @@
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/qk_dialog.h"
 #include "ui/panels/scene_editor.h"
+#include "ui/panels/timeline_panel.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/head_cost_chart.h"
 #include "ui/widgets/heatmap_plot.h"
@@ -19,6 +20,7 @@
 #include <QTabWidget>
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QStyleOptionComboBox>
 #include <QLabel>
 #include <QPushButton>
@@ -168,10 +170,53 @@ void checkLabelsShown(const ui::HeatmapPlot* map, QStringList& out) {
     }
 }
 
+// Every legend entry whole and inside its plot (the Train chart's "loss, each st" at 960x540).
+void checkLegend(QCustomPlot* plot, const QString& name, QStringList& out) {
+    if (!plot->legend || !plot->legend->visible())
+        return;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        const QCPAbstractLegendItem* item = plot->legend->item(i);
+        if (!item) // an empty cell of a wrapped legend
+            continue;
+        const QRect r = item->outerRect();
+        if (r.width() + 1 < item->minimumOuterSizeHint().width() ||
+            !plot->rect().adjusted(-1, -1, 1, 1).contains(r))
+            out << QStringLiteral("legend entry %1 cut in %2 (%3 px at x %4, needs %5; plot %6)")
+                       .arg(i)
+                       .arg(name)
+                       .arg(r.width())
+                       .arg(r.x())
+                       .arg(item->minimumOuterSizeHint().width())
+                       .arg(plot->width());
+    }
+}
+
+// An axis title no longer than its plot is high (or wide): the Train chart's right axis read
+// "eld-out exact match %" at presenter size on a 960 x 540 screen.
+void checkAxisLabel(const QCPAxis* axis, const QString& name,
+                    QStringList& out) {
+    if (!axis->visible() || axis->label().isEmpty())
+        return;
+    const int length = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+    // Drawn centred on the axis rect, and what reaches past it may lie under a title or a
+    // legend row (the Train legend covered the "h"): the axis rect's own length is the room.
+    const QRect rect = axis->axisRect()->rect();
+    const int room = axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
+    if (length > room)
+        out << QStringLiteral("axis title cut: \"%1\" in %2 (%3 px, needs %4)")
+                   .arg(plain(axis->label()), name)
+                   .arg(room)
+                   .arg(length);
+}
+
 void checkPlot(QCustomPlot* plot, QStringList& out) {
     if (!plot->isVisible())
         return;
     const QString name = where(plot);
+    checkLegend(plot, name, out);
+    if (plot->axisRectCount() > 0)
+        for (const QCPAxis* axis : plot->axisRect()->axes())
+            checkAxisLabel(axis, name, out);
     if (plot->axisRectCount() > 0) {
         checkAxis(plot->xAxis, name + " x", out);
         checkAxis(plot->yAxis, name + " y", out);
@@ -279,6 +324,14 @@ QStringList problems(QWidget* root, bool projector) {
                            .arg(where(t));
                 break;
             }
+        const QHeaderView* header = t->horizontalHeader();
+        for (int c = 0; header->isVisible() && c < t->columnCount(); ++c)
+            if (!t->isColumnHidden(c) && header->sectionSize(c) + 2 < header->sectionSizeHint(c))
+                out << QStringLiteral("column title %1 cut (%2 px, needs %3) in %4")
+                           .arg(c)
+                           .arg(header->sectionSize(c))
+                           .arg(header->sectionSizeHint(c))
+                           .arg(where(t));
         for (int c = 0; !t->wordWrap() && c < t->columnCount(); ++c)
             if (!t->isColumnHidden(c) && t->columnWidth(c) + 2 < view->sizeHintForColumn(c))
                 out << QStringLiteral("table column %1 cut (%2 px, needs %3) in %4")
@@ -365,6 +418,16 @@ void TestLayout::everyPanelFits() {
         const auto* area = qobject_cast<const QScrollArea*>(page);
         QVERIFY2(!area || !area->horizontalScrollBar()->isVisible(),
                  qPrintable(QStringLiteral("the %1 page scrolls sideways").arg(panel)));
+    }
+    // The Timeline's maps: a whole row of them in view, not cut in half by the splitter.
+    if (panel == "timeline") { // clipped by the maps' own scroll area, not the page's
+        const auto tiles = w->timelinePanel()->findChildren<ui::AttentionTile*>();
+        const bool whole = std::any_of(tiles.begin(), tiles.end(), [](const ui::AttentionTile* t) {
+            const QWidget* view = t->parentWidget()->parentWidget(); // host, then viewport
+            const QRect r(t->mapTo(view, QPoint(0, 0)), t->size());
+            return view->rect().contains(r);
+        });
+        QVERIFY2(whole, "no Timeline map is shown whole");
     }
     const QStringList found = problems(w, m_presenter);
     QVERIFY2(found.isEmpty(), qPrintable(found.join("\n  ")));

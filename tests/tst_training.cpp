@@ -82,8 +82,15 @@ void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     QCOMPARE(cl::threadCount(), 2); // before: the run set the whole process's count to cores - 1
 
     click(QStringLiteral("Pause"));
-    QTest::qWait(300); // steps already posted arrive
-    const int paused = points();
+    // The step in flight and those already posted still arrive (on a loaded machine, later than
+    // 300 ms): wait until the chart stands still for half a second, then it must stay so.
+    int paused = points();
+    for (int i = 0; i < 40; ++i) {
+        QTest::qWait(500);
+        if (points() == paused)
+            break;
+        paused = points();
+    }
     QTest::qWait(1000);
     QCOMPARE(points(), paused);
     QVERIFY(panel()->statusText().startsWith(QStringLiteral("Paused")));

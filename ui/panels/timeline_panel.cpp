@@ -135,6 +135,10 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(tileHost);
+    // A whole row of maps in view (at presenter size on a 960 x 540 screen the splitter left
+    // them 100 px, cut in half); the page scrolls instead.
+    const QMargins m = m_tiles->contentsMargins();
+    scroll->setMinimumHeight(AttentionTile().sizeHint().height() + m.top() + m.bottom() + 4);
     m_table = new QTableWidget(this);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -299,13 +303,16 @@ void TimelinePanel::fillTiles(const CaptionTrace& trace) {
 }
 
 void TimelinePanel::fillTable() {
-    QStringList headers{tr("snapshot"), tr("steps"), tr("caption of this image")};
+    QStringList headers{tr("snapshot"), tr("steps"), tr("caption")};
     const bool have = m_last.paths == m_paths;
     const auto& figures = have && featureModels(m_last) ? kCourseFigures : kShapesFigures;
     for (const auto& f : figures)
         headers << tr(f.label);
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
+    // A short column title (the caption column is what is left of the width; "caption of this
+    // image" was cut at presenter size on a 960 px screen), the whole meaning in its tooltip.
+    m_table->horizontalHeaderItem(2)->setToolTip(tr("Each snapshot's caption of the image on screen"));
     m_table->setRowCount(int(m_paths.size()));
     for (int r = 0; r < m_paths.size(); ++r) {
         const bool ok = have && m_last.ok(r);

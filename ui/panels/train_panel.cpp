@@ -183,6 +183,54 @@ QWidget* TrainPanel::buildControls() {
     return box;
 }
 
+namespace {
+
+// As many legend entries side by side as the chart's width holds, the rest on further rows
+// ("loss, each st" was cut at presenter size on a 960 px wide screen).
+void fitLegend(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    std::vector<int> widths; // the entries in order (a wrapped grid has empty cells: skipped)
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const auto* item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int n = int(widths.size());
+    const QMargins m = legend->margins();
+    const int room = plot->width() - m.left() - m.right() - 8;
+    int columns = n;
+    for (; columns > 1; --columns) {
+        int width = (columns - 1) * legend->columnSpacing();
+        for (int c = 0; c < columns; ++c) {
+            int widest = 0;
+            for (int i = c; i < n; i += columns)
+                widest = std::max(widest, widths[size_t(i)]);
+            width += widest;
+        }
+        if (width <= room)
+            break;
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(legend->fillOrder(), true); // lay the entries out again
+    }
+}
+
+// The chart at least as high as its axis titles are long ("held-out exact match %" lost its
+// first letters under the legend in presenter mode): what the legend and tick labels take, as
+// last laid out, plus the longer title.
+void fitHeight(QCustomPlot* plot) {
+    const QRect rect = plot->axisRect()->rect();
+    if (rect.height() <= 0)
+        return;
+    int longest = 0;
+    for (const QCPAxis* axis : {plot->yAxis, plot->yAxis2})
+        longest = std::max(longest, QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()));
+    const int least = std::max(200, plot->height() - rect.height() + longest + 4);
+    if (least != plot->minimumHeight())
+        plot->setMinimumHeight(least);
+}
+
+} // namespace
+
 void TrainPanel::buildPlot() {
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(280, 200);
@@ -199,6 +247,8 @@ void TrainPanel::buildPlot() {
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setBorderPen(Qt::NoPen);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { fitLegend(m_plot); });
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { fitHeight(m_plot); });
     auto* raw = m_plot->addGraph();
     raw->setName(tr("loss, each step"));
     raw->setPen(QPen(QColor(160, 190, 230), 1));

@@ -88,7 +88,9 @@ QSize HeadCostChart::minimumSizeHint() const {
     const QSize base = QCustomPlot::minimumSizeHint();
     const int bars = axisRect()->rect().height();
     const int pad = bars > 0 ? height() - bars : 70; // a guess before the first layout
-    return {base.width(), std::max({base.height(), pad + kLeastBars, kLeastHeight})};
+    // And at least as high as the axis title is long (it was cut at presenter size).
+    const int title = QFontMetrics(yAxis->labelFont()).horizontalAdvance(yAxis->label()) + 4;
+    return {base.width(), std::max({base.height(), pad + std::max(kLeastBars, title), kLeastHeight})};
 }
 
 void HeadCostChart::fitText() {
