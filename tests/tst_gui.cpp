@@ -277,6 +277,18 @@ void TestGui::outOfWorldImageSaysSo() {
     QVERIFY(csv.readLine().contains("(image out of the training world: the caption is a guess)"));
     QVERIFY2(m_f.window->windowTitle().contains("(a guess: out of the training world)"),
              qPrintable(m_f.window->windowTitle()));
+    // A lesson of the photo says it again when it is opened on another day.
+    const QString lesson = m_f.dir.filePath("guess.cllesson");
+    QVERIFY(m_f.window->saveLesson(lesson));
+    QVERIFY(openAndWait(saveScene(13)));
+    QVERIFY(panel->worldNotice().isEmpty());
+    QSignalSpy opened(m_f.window.get(), &ui::MainWindow::lessonOpened);
+    m_f.window->openLesson(lesson);
+    QVERIFY(opened.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_f.window->busy(), 30000);
+    m_f.window->showPanel("caption");
+    QVERIFY2(panel->worldNotice().contains("unlike anything the model was trained on"),
+             qPrintable(panel->worldNotice()));
     QVERIFY(openAndWait(saveScene(12)));
     QVERIFY(panel->worldNotice().isEmpty());
     QVERIFY(m_f.window->decodePanel()->worldNotice().isEmpty());
