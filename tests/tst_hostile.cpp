@@ -7,7 +7,9 @@
 #include "model/core/vocabulary.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
-#include "test_util.h"
+#include "tests/cli_probe.h"
+#include "tests/hostile_craft.h"
+#include "tests/test_util.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,24 +17,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
-#include <thread>
 #include "tests/test_main.h"
-
-extern char** environ;
 
 using namespace std::string_literals;
 using namespace cl;
-using cltest::readBytes;
-using cltest::zipWith;
+using namespace cltest;
 
 namespace {
 
@@ -43,155 +35,6 @@ constexpr double kMaxSeconds = 60.0;
 constexpr long kMaxRssKb = 512 * 1024;
 constexpr double kMaxSeconds = 10.0;
 #endif
-
-// A byte that moves a terminal's cursor, retitles it or starts an escape sequence; newline ends
-// the one line a refusal is.
-bool hasControlBytes(const std::string& text) {
-    for (unsigned char c : text)
-        if ((c < 0x20 && c != '\n') || c == 0x7f)
-            return true;
-    return false;
-}
-
-struct Run {
-    int status = -1;
-    long maxRssKb = 0;
-    double seconds = 0;
-    std::string out, err;
-};
-
-// Runs the CLI with `args` under rss_probe (which measures the CLI alone); stdout and stderr go to
-// files in `dir`. Killed after 90 s.
-Run runCli(const QString& dir, const std::vector<std::string>& args) {
-    const std::string outPath = (dir + "/stdout").toStdString();
-    const std::string errPath = (dir + "/stderr").toStdString();
-    const std::string probePath = (dir + "/probe").toStdString();
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    std::vector<std::string> all{CL_RSS_PROBE, probePath, CL_CLI};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    Run run;
-    pid_t pid = 0;
-    ::unlink(probePath.c_str());
-    const int spawned = posix_spawn(&pid, CL_RSS_PROBE, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0)
-        return run;
-    const auto start = std::chrono::steady_clock::now();
-    while (waitpid(pid, &run.status, WNOHANG) != pid) {
-        if (std::chrono::steady_clock::now() - start > std::chrono::seconds(90)) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &run.status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    std::sscanf(readBytes(probePath).c_str(), "%ld %lf", &run.maxRssKb, &run.seconds);
-    run.out = readBytes(outPath);
-    run.err = readBytes(errPath);
-    return run;
-}
-
-std::string u32(uint32_t v) {
-    return std::string(reinterpret_cast<const char*>(&v), 4);
-}
-
-std::string unicode(const std::string& s) { // BINUNICODE
-    return "X" + u32(static_cast<uint32_t>(s.size())) + s;
-}
-
-// A pickle of `body` (protocol 2) in an archive with `records` besides.
-std::string archive(const std::string& body,
-                    std::vector<std::pair<std::string, std::string>> records = {}) {
-    records.insert(records.begin(), {"data.pkl", "\x80\x02"s + body + "."});
-    return zipWith(records);
-}
-
-// 63 levels of tuples, each holding the level below twice through the memo: walked path by path
-// that is 2^63 steps.
-std::string sharedDag() {
-    std::string p = "]q\x00"s; // the level below stays on the stack and is paired with its copy
-    for (int level = 1; level < 64; ++level)
-        p += "h"s + char(level - 1) + "\x86q"s + char(level);
-    return archive(p);
-}
-
-std::string repeatedKey() {
-    std::string p = "}";
-    for (int i = 0; i < 300000; ++i)
-        p += unicode("k") + "K\x01s";
-    return archive(p);
-}
-
-// A [16384, 16384] view with strides [0, 0] over a 16-element storage.
-std::string zeroStrides() {
-    const std::string p = "ctorch._utils\n_rebuild_tensor_v2\n(" +
-                          ("("s + unicode("storage") + "ctorch\nFloatStorage\n" + unicode("0") +
-                           unicode("cpu") + "K\x10tQ") +
-                          "K\x00M\x00\x40M\x00\x40\x86K\x00K\x00\x86\x89"s +
-                          "ccollections\nOrderedDict\n)RtR";
-    return archive(p, {{"data/0", std::string(64, '\0')}});
-}
-
-std::string sharedString() {
-    std::string p = "](" + unicode(std::string(4 << 20, 'a')) + "q\x01";
-    for (int i = 0; i < 250; ++i)
-        p += "h\x01";
-    return archive(p + "e");
-}
-
-// Patches the inflated size of data.pkl in the central directory (and the local header).
-std::string declaringPickleOf(uint32_t bytes) {
-    std::string z = archive("}");
-    for (const std::string& sig : {"PK\x01\x02"s, "PK\x03\x04"s}) {
-        const size_t at = z.find(sig);
-        const size_t sizeAt = at + (sig[2] == 1 ? 24 : 22);
-        z.replace(sizeAt, 4, u32(bytes));
-    }
-    return z;
-}
-
-std::string damagedCrc() {
-    std::string z = archive("}");
-    const size_t at = z.find("\x80\x02}."s);
-    z[at + 2] = ']'; // a list, if nobody checked
-    return z;
-}
-
-std::string caseTwins() {
-    return zipWith({{"data.pkl", "\x80\x02}."s}, {"DATA.PKL", "\x80\x02]."s}});
-}
-
-std::string stackGlobal(const std::string& module, const std::string& name) {
-    return archive("\x8c"s + char(module.size()) + module + "\x8c"s + char(name.size()) + name +
-                   "\x93");
-}
-
-std::string npyOf(const std::vector<double>& values, int rows) {
-    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
-                         std::to_string(rows) + ", " + std::to_string(values.size() / rows) +
-                         "), }";
-    header.resize(118, ' ');
-    header += '\n';
-    std::string out = "\x93NUMPY\x01\x00"s + char(header.size()) + '\0' + header;
-    out.append(reinterpret_cast<const char*>(values.data()), values.size() * 8);
-    return out;
-}
-
-std::string nestedVocab() {
-    std::string v = "{\"idx_to_word\": [";
-    for (int i = 0; i < 3000000; ++i)
-        v += i ? ",[]" : "[]";
-    return v + "]}";
-}
 
 } // namespace
 
