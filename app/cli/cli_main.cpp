@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     cl::cli::addCalibrateCommand(app);
     cl::cli::addExplainCommand(app);
     cl::cli::addQkCommand(app);
+    cl::cli::addLensCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

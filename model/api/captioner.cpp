@@ -4,6 +4,7 @@
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
 #include "model/explain/head_importance.h"
+#include "model/explain/lens.h"
 #include "model/explain/walkthrough.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -401,6 +402,45 @@ AttentionWalkthrough Captioner::walkthroughFeatures(const std::vector<float>& ro
     const auto x = torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
                        .to(d->device);
     return walk(*d->model, d->vocab, d->model->memory(x), trace, o);
+}
+
+namespace {
+
+// The lens of `trace` over `memory`: fed <START> and the caption's tokens but the last, each
+// position predicting the caption's next token.
+LensReport lens(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                const torch::Tensor& memory, const CaptionTrace& trace, int64_t top) {
+    std::vector<int64_t> fed{vocab.startId()}, predicted;
+    for (size_t t = 0; t < trace.steps.size(); ++t) {
+        predicted.push_back(trace.steps[t].id);
+        if (t + 1 < trace.steps.size())
+            fed.push_back(trace.steps[t].id);
+    }
+    if (predicted.empty())
+        throw std::invalid_argument("the caption is empty: nothing to read through the lens");
+    try {
+        return explain::logitLens(model, memory, fed, predicted, vocab.words(), top);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("the logit lens failed: ") +
+                                 e.what_without_backtrace());
+    }
+}
+
+} // namespace
+
+LensReport Captioner::lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top) {
+    const CaptionTrace trace = d->decodeImages({image}, decode, false).front();
+    DecodeScope scope(d->model, decode);
+    return lens(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace, top);
+}
+
+LensReport Captioner::lensFeatures(const std::vector<float>& row, const DecodeOptions& decode,
+                                   int64_t top) {
+    const CaptionTrace trace = captionFeatures(row, 1, decode).front();
+    DecodeScope scope(d->model, decode);
+    const auto x = torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
+                       .to(d->device);
+    return lens(*d->model, d->vocab, d->model->memory(x), trace, top);
 }
 
 namespace {

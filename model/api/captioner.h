@@ -7,6 +7,7 @@
 #include "model/core/head_importance.h"
 #include "model/core/trace.h"
 #include "model/core/vocabulary.h"
+#include "model/core/lens.h"
 #include "model/core/walkthrough.h"
 
 #include <memory>
@@ -81,6 +82,12 @@ class Captioner {
     AttentionWalkthrough walkthroughFeatures(const std::vector<float>& row,
                                              const DecodeOptions& decode,
                                              const WalkthroughOptions& options);
+
+    // The logit lens and direct logit attribution (core/lens.h) of the greedy caption, or the
+    // one decode.forcedPrefix starts: `top` words per position and layer. Images, or one row.
+    LensReport lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top);
+    LensReport lensFeatures(const std::vector<float>& row, const DecodeOptions& decode,
+                            int64_t top);
 
     // What switching each head off alone costs the caption (api/head_importance.h): the greedy
     // caption with every head on (options.headsOff is ignored), or the one options.forcedPrefix

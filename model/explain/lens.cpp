@@ -1,0 +1,132 @@
+#include "model/explain/lens.h"
+
+#include <stdexcept>
+
+namespace cl::explain {
+
+namespace {
+
+// The residual stream of one sequence as named parts, (K, T, W), plus the biases, (T, W).
+struct Stream {
+    std::vector<std::string> names;
+    std::vector<torch::Tensor> parts; // each (T, W)
+    torch::Tensor biases;             // (T, W)
+
+    torch::Tensor sum() const { return torch::stack(parts).sum(0) + biases; }
+};
+
+// Each head's output at every query position, value bias included: (H, T, W); the heads plus
+// the output projection's bias give the attention block's output.
+torch::Tensor headOutputs(MultiHeadAttentionImpl& attn, const torch::Tensor& x,
+                          const torch::Tensor& kv, const torch::Tensor& mask) {
+    const int64_t h = attn.numHeads(), w = x.size(-1), hs = w / h;
+    const int64_t t = x.size(0), m = kv.size(0);
+    auto q = attn.query(x).view({t, h, hs}).transpose(0, 1);  // (H, T, hs)
+    auto k = attn.key(kv).view({m, h, hs}).transpose(0, 1);   // (H, M, hs)
+    auto v = attn.value(kv).view({m, h, hs}).transpose(0, 1); // (H, M, hs)
+    auto scores = torch::matmul(q, k.transpose(-2, -1));
+    if (mask.defined())
+        scores = scores.masked_fill(mask == 0, -INFINITY);
+    const auto weights = torch::softmax(scores / std::sqrt(double(hs)), -1);
+    auto out = torch::matmul(weights, v); // (H, T, hs)
+    if (attn.headMask().defined() && attn.headMask().dim() == 1)
+        out = out * attn.headMask().view({h, 1, 1});
+    // Head j's block of the output projection: proj.weight[:, j*hs:(j+1)*hs].
+    const auto blocks = attn.proj->weight.view({w, h, hs}).permute({1, 2, 0}); // (H, hs, W)
+    return torch::matmul(out, blocks);                                         // (H, T, W)
+}
+
+// A post-norm LayerNorm of y = stream + added parts, as a linear map with y's statistics
+// frozen: every part is centred and scaled, the shift joins the biases. Returns LN(y).
+torch::Tensor normalise(Stream& s, torch::nn::LayerNorm& norm) {
+    const auto y = s.sum();
+    const auto var = y.var(-1, /*unbiased=*/false, /*keepdim=*/true);
+    const auto scale = norm->weight / torch::sqrt(var + norm->options.eps()); // (T, W)
+    auto apply = [&](const torch::Tensor& part) {
+        return (part - part.mean(-1, true)) * scale;
+    };
+    for (auto& part : s.parts)
+        part = apply(part);
+    s.biases = apply(s.biases) + norm->bias;
+    return norm(y);
+}
+
+void addHeads(Stream& s, const torch::Tensor& heads, const torch::Tensor& bias,
+              const std::string& prefix) {
+    for (int64_t j = 0; j < heads.size(0); ++j) {
+        s.names.push_back(prefix + " H" + std::to_string(j + 1));
+        s.parts.push_back(heads[j]);
+    }
+    s.biases = s.biases + bias;
+}
+
+void lensRows(CaptioningTransformerImpl& model, const torch::Tensor& x, int64_t layer,
+              const std::vector<std::string>& words, int64_t top, LensReport& out) {
+    const auto p = torch::softmax(model.output(x), -1);
+    const auto best = p.topk(std::min<int64_t>(top, p.size(-1)), -1);
+    const auto values = std::get<0>(best), ids = std::get<1>(best);
+    for (int64_t t = 0; t < x.size(0); ++t) {
+        LensRow row{layer, t, {}};
+        for (int64_t k = 0; k < values.size(1); ++k)
+            row.top.push_back({words.at(size_t(ids[t][k].item<int64_t>())),
+                               values[t][k].item<double>()});
+        out.logitLens.push_back(std::move(row));
+    }
+}
+
+// One decoder layer, the stream kept as parts; returns the layer's output.
+torch::Tensor layerParts(TransformerDecoderLayerImpl& layer, Stream& s, const torch::Tensor& x,
+                         const torch::Tensor& memory, const torch::Tensor& mask,
+                         const std::string& name) {
+    addHeads(s, headOutputs(*layer.self_attn, x, x, mask), layer.self_attn->proj->bias,
+             name + " self");
+    auto h = normalise(s, layer.norm_self);
+    addHeads(s, headOutputs(*layer.cross_attn, h, memory, {}), layer.cross_attn->proj->bias,
+             name + " cross");
+    h = normalise(s, layer.norm_cross);
+    auto f = torch::nn::functional::linear(h, layer.fc1()->weight, layer.fc1()->bias);
+    f = layer.gelu() ? torch::gelu(f) : torch::relu(f);
+    s.names.push_back(name + " FFN");
+    s.parts.push_back(torch::matmul(f, layer.fc2()->weight.t()));
+    s.biases = s.biases + layer.fc2()->bias;
+    return normalise(s, layer.norm_ffn);
+}
+
+} // namespace
+
+LensReport logitLens(CaptioningTransformerImpl& model, const torch::Tensor& memory,
+                     const std::vector<int64_t>& fed, const std::vector<int64_t>& predicted,
+                     const std::vector<std::string>& words, int64_t top) {
+    if (fed.empty() || fed.size() != predicted.size())
+        throw std::invalid_argument("the lens needs as many predicted tokens as tokens fed in");
+    torch::NoGradGuard noGrad;
+    const auto t = int64_t(fed.size());
+    const auto ids = torch::tensor(fed, torch::kLong).to(memory.device()).unsqueeze(0);
+    const auto embedded = model.embedding(ids);
+    auto x = model.positional_encoding(embedded)[0]; // (T, W)
+    Stream s{{"embedding", "position code"}, {embedded[0], x - embedded[0]}, torch::zeros_like(x)};
+    const auto mask = torch::tril(torch::ones({t, t}, x.options()));
+    const auto mem = memory[0];
+    LensReport out;
+    for (int64_t i = 0; i < t; ++i)
+        out.words.push_back(words.at(size_t(fed[size_t(i)])));
+    lensRows(model, x, 0, words, top, out);
+    for (size_t l = 0; l < model.transformer->size(); ++l) {
+        x = layerParts(model.transformer->layer(l), s, x, mem, mask, "L" + std::to_string(l + 1));
+        lensRows(model, x, int64_t(l) + 1, words, top, out);
+    }
+    const auto logits = model.output(x); // (T, V)
+    const auto& w = model.output->weight;
+    for (int64_t i = 0; i < t; ++i) {
+        const int64_t word = predicted[size_t(i)];
+        LogitAttribution a{i, words.at(size_t(word)), logits[i][word].item<double>(), {}};
+        for (size_t k = 0; k < s.parts.size(); ++k)
+            a.parts.push_back({s.names[k], torch::dot(w[word], s.parts[k][i]).item<double>()});
+        a.parts.push_back({"biases", torch::dot(w[word], s.biases[i]).item<double>() +
+                                         model.output->bias[word].item<double>()});
+        out.attribution.push_back(std::move(a));
+    }
+    return out;
+}
+
+} // namespace cl::explain
