@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     cl::cli::addExplainCommand(app);
     cl::cli::addQkCommand(app);
     cl::cli::addLensCommand(app);
+    cl::cli::addPatchCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -5,6 +5,7 @@
 #include "model/explain/explain.h"
 #include "model/explain/head_importance.h"
 #include "model/explain/lens.h"
+#include "model/explain/patching.h"
 #include "model/explain/walkthrough.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
@@ -427,6 +428,94 @@ LensReport lens(CaptioningTransformerImpl& model, const Vocabulary& vocab,
 }
 
 } // namespace
+
+namespace {
+
+// The pair as patching needs it: both memories, the tokens fed (<START> and the clean caption's
+// but the last), the position measured and the two words compared there.
+struct PatchPair {
+    CaptionTrace clean, corrupt;
+    torch::Tensor cleanMemory, corruptMemory;
+    std::vector<int64_t> fed;
+    int64_t position = 0, cleanWord = 0, corruptWord = 0;
+};
+
+int64_t partingPosition(const CaptionTrace& a, const CaptionTrace& b) {
+    for (size_t k = 0; k < std::min(a.steps.size(), b.steps.size()); ++k)
+        if (a.steps[k].id != b.steps[k].id)
+            return int64_t(k);
+    throw std::invalid_argument("the two images get the same caption: choose the word to measure "
+                                "(its position in the caption)");
+}
+
+// The corrupted run's word at `position` with the clean caption fed: its best word, or its second
+// when that is the clean word (a position the user chose, where the two runs agree).
+int64_t corruptedChoice(CaptioningTransformerImpl& model, const PatchPair& p) {
+    torch::NoGradGuard noGrad;
+    const auto ids = torch::tensor(p.fed, torch::kLong).to(p.cleanMemory.device()).unsqueeze(0);
+    const auto logits = model.decode(p.corruptMemory, ids)[0][p.position];
+    const auto best = std::get<1>(logits.topk(2));
+    const int64_t first = best[0].item<int64_t>();
+    return first != p.cleanWord ? first : best[1].item<int64_t>();
+}
+
+} // namespace
+
+PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrupt,
+                                   const DecodeOptions& decode, const PatchOptions& options) {
+    if (d->info.config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("patching compares two images: this model reads features");
+    const auto traces = d->decodeImages({clean, corrupt}, decode, false);
+    DecodeScope scope(d->model, decode);
+    PatchPair p{traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
+                d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}};
+    for (size_t t = 0; t + 1 < p.clean.steps.size(); ++t)
+        p.fed.push_back(p.clean.steps[t].id);
+    p.position = options.position >= 0 ? options.position : partingPosition(p.clean, p.corrupt);
+    if (p.position >= int64_t(p.clean.steps.size()))
+        throw std::invalid_argument("the caption has no word " + std::to_string(p.position) +
+                                    " (it has " + std::to_string(p.clean.steps.size()) + ")");
+    p.cleanWord = p.clean.steps[size_t(p.position)].id;
+    p.corruptWord = options.position >= 0 ? corruptedChoice(*d->model, p)
+                                          : p.corrupt.steps[size_t(p.position)].id;
+    PatchReport r;
+    try {
+        auto numbers = explain::patchEverySite(*d->model, p.cleanMemory, p.corruptMemory, p.fed,
+                                               p.position, p.cleanWord, p.corruptWord,
+                                               options.noising);
+        r.cleanLogitDiff = numbers.cleanLogitDiff;
+        r.corruptLogitDiff = numbers.corruptLogitDiff;
+        r.sites = std::move(numbers.sites);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("patching failed: ") + e.what_without_backtrace());
+    }
+    r.cleanCaption = p.clean.text();
+    r.corruptCaption = p.corrupt.text();
+    r.position = p.position;
+    r.cleanWord = d->vocab.words().at(size_t(p.cleanWord));
+    r.corruptWord = d->vocab.words().at(size_t(p.corruptWord));
+    r.gridSide = p.clean.gridSide;
+    r.noising = options.noising;
+    return r;
+}
+
+double Captioner::patchImagesTogether(const RgbImage& clean, const RgbImage& corrupt,
+                                      const DecodeOptions& decode, const PatchOptions& options,
+                                      const std::vector<PatchSite>& sites) {
+    const PatchReport r = patchImages(clean, corrupt, decode, options); // the words and position
+    std::vector<int64_t> fed{d->vocab.startId()};
+    const auto trace = d->decodeImages({clean}, decode, false).front();
+    for (size_t t = 0; t + 1 < trace.steps.size(); ++t)
+        fed.push_back(trace.steps[t].id);
+    DecodeScope scope(d->model, decode);
+    const auto& words = d->vocab.words();
+    const auto id = [&words](const std::string& w) {
+        return int64_t(std::find(words.begin(), words.end(), w) - words.begin());
+    };
+    return explain::patchTogether(*d->model, d->model->memory(d->encodeImages({clean})),
+                                  d->model->memory(d->encodeImages({corrupt})), fed, r.position,
+                                  id(r.cleanWord), id(r.corruptWord), options.noising, sites);
+}
 
 LensReport Captioner::lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top) {
     const CaptionTrace trace = d->decodeImages({image}, decode, false).front();

@@ -8,6 +8,7 @@
 #include "model/core/trace.h"
 #include "model/core/vocabulary.h"
 #include "model/core/lens.h"
+#include "model/core/patching.h"
 #include "model/core/walkthrough.h"
 
 #include <memory>
@@ -88,6 +89,15 @@ class Captioner {
     LensReport lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top);
     LensReport lensFeatures(const std::vector<float>& row, const DecodeOptions& decode,
                             int64_t top);
+
+    // Activation patching (core/patching.h) of a clean and a corrupted image, every site; the
+    // position where the greedy captions part unless options.position says. Image models only.
+    PatchReport patchImages(const RgbImage& clean, const RgbImage& corrupt,
+                            const DecodeOptions& decode, const PatchOptions& options);
+    // The same pair with only `sites` patched, all at once: that run's normalised metric.
+    double patchImagesTogether(const RgbImage& clean, const RgbImage& corrupt,
+                               const DecodeOptions& decode, const PatchOptions& options,
+                               const std::vector<PatchSite>& sites);
 
     // What switching each head off alone costs the caption (api/head_importance.h): the greedy
     // caption with every head on (options.headsOff is ignored), or the one options.forcedPrefix

@@ -1,5 +1,7 @@
 #include "model/explain/lens.h"
 
+#include "model/explain/head_outputs.h"
+
 #include <stdexcept>
 
 namespace cl::explain {
@@ -14,27 +16,6 @@ struct Stream {
 
     torch::Tensor sum() const { return torch::stack(parts).sum(0) + biases; }
 };
-
-// Each head's output at every query position, value bias included: (H, T, W); the heads plus
-// the output projection's bias give the attention block's output.
-torch::Tensor headOutputs(MultiHeadAttentionImpl& attn, const torch::Tensor& x,
-                          const torch::Tensor& kv, const torch::Tensor& mask) {
-    const int64_t h = attn.numHeads(), w = x.size(-1), hs = w / h;
-    const int64_t t = x.size(0), m = kv.size(0);
-    auto q = attn.query(x).view({t, h, hs}).transpose(0, 1);  // (H, T, hs)
-    auto k = attn.key(kv).view({m, h, hs}).transpose(0, 1);   // (H, M, hs)
-    auto v = attn.value(kv).view({m, h, hs}).transpose(0, 1); // (H, M, hs)
-    auto scores = torch::matmul(q, k.transpose(-2, -1));
-    if (mask.defined())
-        scores = scores.masked_fill(mask == 0, -INFINITY);
-    const auto weights = torch::softmax(scores / std::sqrt(double(hs)), -1);
-    auto out = torch::matmul(weights, v); // (H, T, hs)
-    if (attn.headMask().defined() && attn.headMask().dim() == 1)
-        out = out * attn.headMask().view({h, 1, 1});
-    // Head j's block of the output projection: proj.weight[:, j*hs:(j+1)*hs].
-    const auto blocks = attn.proj->weight.view({w, h, hs}).permute({1, 2, 0}); // (H, hs, W)
-    return torch::matmul(out, blocks);                                         // (H, T, W)
-}
 
 // A post-norm LayerNorm of y = stream + added parts, as a linear map with y's statistics
 // frozen: every part is centred and scaled, the shift joins the biases. Returns LN(y).
@@ -78,11 +59,11 @@ void lensRows(CaptioningTransformerImpl& model, const torch::Tensor& x, int64_t 
 torch::Tensor layerParts(TransformerDecoderLayerImpl& layer, Stream& s, const torch::Tensor& x,
                          const torch::Tensor& memory, const torch::Tensor& mask,
                          const std::string& name) {
-    addHeads(s, headOutputs(*layer.self_attn, x, x, mask), layer.self_attn->proj->bias,
-             name + " self");
+    addHeads(s, headOutputs(*layer.self_attn, x.unsqueeze(0), x.unsqueeze(0), mask)[0],
+             layer.self_attn->proj->bias, name + " self");
     auto h = normalise(s, layer.norm_self);
-    addHeads(s, headOutputs(*layer.cross_attn, h, memory, {}), layer.cross_attn->proj->bias,
-             name + " cross");
+    addHeads(s, headOutputs(*layer.cross_attn, h.unsqueeze(0), memory.unsqueeze(0), {})[0],
+             layer.cross_attn->proj->bias, name + " cross");
     h = normalise(s, layer.norm_cross);
     auto f = torch::nn::functional::linear(h, layer.fc1()->weight, layer.fc1()->bias);
     f = layer.gelu() ? torch::gelu(f) : torch::relu(f);
