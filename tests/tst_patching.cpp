@@ -1,6 +1,7 @@
 // Activation patching (issue 39) on counterfactual pairs of the shapes world: one object's colour
 // changed. Patching every image cell restores exactly 1 and nothing 0; a site after the measured
-// position restores exactly 0 and the residual stream there after the last layer exactly 1; the
+// position restores exactly 0 and the residual stream there after the last layer exactly 1 (and
+// attribution patching's estimate of it too: the metric is linear there); the
 // image cells that restore most lie on the changed object; captionlens-cli patch writes the
 // fields scripts read and refuses a pair with one caption in one line.
 // LibTorch's headers before Qt's (Qt's `slots` macro breaks them).
@@ -107,10 +108,17 @@ void TestPatching::sitesAfterThePositionRestoreNothing() {
             QVERIFY2(std::abs(s.restored) < 1e-5, qPrintable(QString::number(s.restored)));
             ++later;
         }
-        if (s.kind == PatchKind::Resid && s.layer == 2 && s.position == r.position)
+        if (s.kind == PatchKind::Resid && s.layer == 2 && s.position == r.position) {
             QVERIFY(std::abs(s.restored - 1.0) < 1e-5); // the whole stream read by the output
+            // The metric is linear in it (the output layer): attribution patching is exact.
+            QVERIFY2(std::abs(s.estimated - 1.0) < 1e-4, qPrintable(QString::number(s.estimated)));
+        }
+        if (s.kind != PatchKind::ImageCell && s.position > r.position)
+            QVERIFY(std::abs(s.estimated) < 1e-6); // no gradient through the causal mask
     }
     QVERIFY(later > 0);
+    QVERIFY2(r.estimateCorrelation > 0.5 && r.estimateCorrelation <= 1.0,
+             qPrintable(QString::number(r.estimateCorrelation)));
     // 64 cells, 3 x T streams, 2 x 2 x 4 x T heads, 2 x T FFNs.
     const int64_t t = int64_t(QString::fromStdString(r.cleanCaption).split(' ').size()) + 1;
     QCOMPARE(int64_t(r.sites.size()), 64 + 3 * t + 16 * t + 2 * t);
@@ -153,13 +161,15 @@ void TestPatching::cliWritesEverySite() {
     QCOMPARE(run.code, 0);
     const QJsonObject j = QJsonDocument::fromJson(run.out).object();
     for (const char* key : {"clean_caption", "corrupt_caption", "position", "clean_word",
-                            "corrupt_word", "clean_logit_diff", "corrupt_logit_diff", "sites"})
+                            "corrupt_word", "clean_logit_diff", "corrupt_logit_diff", "sites",
+                            "attribution_correlation"})
         QVERIFY2(j.contains(key), key);
     QSet<QString> kinds;
     for (const auto& entry : j["sites"].toArray()) {
         const QJsonObject s = entry.toObject();
         kinds << s["kind"].toString();
-        for (const char* key : {"layer", "head", "sublayer", "position", "cell", "restored"})
+        for (const char* key :
+             {"layer", "head", "sublayer", "position", "cell", "restored", "attribution"})
             QVERIFY2(s.contains(key), key);
         if (s["kind"] == "image_cell")
             QCOMPARE(s["cell"].toArray().size(), 2);

@@ -51,7 +51,8 @@ nlohmann::json siteJson(const PatchSite& s, int64_t grid) {
                                                    : nlohmann::json(nullptr)},
             {"position", orNull(s.position)},
             {"cell", cell},
-            {"restored", s.restored}};
+            {"restored", s.restored},
+            {"attribution", s.estimated}};
 }
 
 nlohmann::json reportJson(const PatchReport& r) {
@@ -66,6 +67,7 @@ nlohmann::json reportJson(const PatchReport& r) {
             {"clean_logit_diff", r.cleanLogitDiff},
             {"corrupt_logit_diff", r.corruptLogitDiff},
             {"direction", r.noising ? "noising" : "denoising"},
+            {"attribution_correlation", r.estimateCorrelation},
             {"sites", sites}};
 }
 
@@ -79,17 +81,20 @@ void printReport(const PatchReport& r) {
                 terminalSafe(r.corruptWord).c_str(), r.cleanLogitDiff, r.corruptLogitDiff,
                 r.noising ? "noising: corrupted activations into the clean run"
                           : "denoising: clean activations into the corrupted run");
+    std::printf("attribution patching (one backward pass) against real patching: r = %.3f\n",
+                r.estimateCorrelation);
     auto sites = r.sites;
     std::sort(sites.begin(), sites.end(),
               [](const PatchSite& a, const PatchSite& b) { return a.restored > b.restored; });
     for (size_t i = 0; i < std::min<size_t>(10, sites.size()); ++i) {
         const auto& s = sites[i];
-        std::printf("  %-10s layer %2lld head %2lld %-5s position %2lld cell %3lld  restored %.3f\n",
+        std::printf("  %-10s layer %2lld head %2lld %-5s position %2lld cell %3lld  restored %.3f"
+                    " (estimate %.3f)\n",
                     kindName(s.kind), static_cast<long long>(s.layer),
                     static_cast<long long>(s.head),
                     s.kind == PatchKind::Head ? (s.cross ? "cross" : "self") : "",
                     static_cast<long long>(s.position), static_cast<long long>(s.cell),
-                    s.restored);
+                    s.restored, s.estimated);
     }
 }
 

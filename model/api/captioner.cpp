@@ -466,7 +466,7 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
     if (d->info.config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("patching compares two images: this model reads features");
     const auto traces = d->decodeImages({clean, corrupt}, decode, false);
-    DecodeScope scope(d->model, decode);
+    DecodeScope scope(d->model, decode, false); // attribution patching takes a gradient
     PatchPair p{traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
                 d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}};
     for (size_t t = 0; t + 1 < p.clean.steps.size(); ++t)
@@ -486,6 +486,7 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
         r.cleanLogitDiff = numbers.cleanLogitDiff;
         r.corruptLogitDiff = numbers.corruptLogitDiff;
         r.sites = std::move(numbers.sites);
+        r.estimateCorrelation = numbers.estimateCorrelation;
     } catch (const c10::Error& e) {
         throw std::runtime_error(std::string("patching failed: ") + e.what_without_backtrace());
     }

@@ -22,6 +22,7 @@ struct PatchSite {
     int64_t position = -1; // Resid, Head, Ffn: the input position (0 = <START>)
     int64_t cell = -1;     // ImageCell: the memory cell, row-major over the grid
     double restored = 0;   // the normalised metric with this site patched
+    double estimated = 0;  // attribution patching's estimate of `restored` (one backward pass)
 };
 
 struct PatchOptions {
@@ -37,6 +38,9 @@ struct PatchReport {
     int64_t gridSide = 0;                           // memory cells: gridSide x gridSide (0: one)
     bool noising = false;
     std::vector<PatchSite> sites;
+    // Pearson correlation of the estimates with the real patching over every site: where the
+    // cheap estimate can be trusted.
+    double estimateCorrelation = 0;
 };
 
 } // namespace cl

@@ -45,13 +45,18 @@ void patchStream(torch::Tensor& x, const Patches& p, PatchKind kind, int64_t lay
 
 // The decoder over a batch of N rows, each patched as `p` says; logits (N, T, V). With
 // `record`, the activations of row 0 are kept.
+// With `hooks` (one row), each of its tensors is added where its activation is: the metric's
+// gradient with respect to a hook is its gradient with respect to that activation.
 torch::Tensor run(CaptioningTransformerImpl& model, const torch::Tensor& memory,
-                  const torch::Tensor& ids, const Patches& p, Record* record) {
+                  const torch::Tensor& ids, const Patches& p, Record* record,
+                  const Record* hooks = nullptr) {
     const int64_t n = memory.size(0), t = ids.size(1);
     auto x = model.positional_encoding(model.embedding(ids)).expand({n, t, -1}).clone();
     const auto mask = torch::tril(torch::ones({t, t}, x.options()));
     if (p.source)
         patchStream(x, p, PatchKind::Resid, 0, p.source->resid, 0);
+    if (hooks)
+        x = x + hooks->resid[0];
     if (record) {
         record->memory = memory[0];
         record->resid.push_back(x[0]);
@@ -62,19 +67,27 @@ torch::Tensor run(CaptioningTransformerImpl& model, const torch::Tensor& memory,
         auto self = headOutputs(*layer.self_attn, x, x, mask);
         if (p.source)
             patchHeads(self, p, l, false);
+        if (hooks)
+            self = self + hooks->self[i];
         auto h = layer.norm_self(x + self.sum(1) + layer.self_attn->proj->bias);
         auto cross = headOutputs(*layer.cross_attn, h, memory, {});
         if (p.source)
             patchHeads(cross, p, l, true);
+        if (hooks)
+            cross = cross + hooks->cross[i];
         h = layer.norm_cross(h + cross.sum(1) + layer.cross_attn->proj->bias);
         auto f = torch::nn::functional::linear(h, layer.fc1()->weight, layer.fc1()->bias);
         f = layer.gelu() ? torch::gelu(f) : torch::relu(f);
         f = torch::nn::functional::linear(f, layer.fc2()->weight, layer.fc2()->bias);
         if (p.source)
             patchStream(f, p, PatchKind::Ffn, l, p.source->ffn, i);
+        if (hooks)
+            f = f + hooks->ffn[i];
         x = layer.norm_ffn(h + f);
         if (p.source)
             patchStream(x, p, PatchKind::Resid, l, p.source->resid, i + 1);
+        if (hooks)
+            x = x + hooks->resid[i + 1];
         if (record) {
             record->self.push_back(self[0]);
             record->cross.push_back(cross[0]);
@@ -145,6 +158,87 @@ std::vector<double> measure(CaptioningTransformerImpl& model, const Pair& pair,
                                restored.data_ptr<double>() + restored.numel());
 }
 
+// One activation of a run as a site names it.
+torch::Tensor at(const Record& r, const PatchSite& s) {
+    switch (s.kind) {
+    case PatchKind::ImageCell:
+        return r.memory[s.cell];
+    case PatchKind::Resid:
+        return r.resid[size_t(s.layer)][s.position];
+    case PatchKind::Head:
+        return (s.cross ? r.cross : r.self)[size_t(s.layer - 1)][s.head - 1][s.position];
+    case PatchKind::Ffn:
+        return r.ffn[size_t(s.layer - 1)][s.position];
+    }
+    return {};
+}
+
+Record zeroHooks(const Record& like) {
+    auto zero = [](const torch::Tensor& t) { return torch::zeros_like(t).requires_grad_(true); };
+    Record h{zero(like.memory), {}, {}, {}, {}};
+    for (const auto& t : like.resid)
+        h.resid.push_back(zero(t));
+    for (size_t l = 0; l < like.self.size(); ++l) {
+        h.self.push_back(zero(like.self[l]));
+        h.cross.push_back(zero(like.cross[l]));
+        h.ffn.push_back(zero(like.ffn[l]));
+    }
+    return h;
+}
+
+std::vector<torch::Tensor> tensorsOf(const Record& r) {
+    std::vector<torch::Tensor> out{r.memory};
+    out.insert(out.end(), r.resid.begin(), r.resid.end());
+    out.insert(out.end(), r.self.begin(), r.self.end());
+    out.insert(out.end(), r.cross.begin(), r.cross.end());
+    out.insert(out.end(), r.ffn.begin(), r.ffn.end());
+    return out;
+}
+
+// Attribution patching (Nanda 2023): the metric's change for each site estimated to first order,
+// (source - base) . d metric / d activation, from one forward and one backward pass of the base
+// run; normalised as `restored` is.
+void estimate(CaptioningTransformerImpl& model, const Pair& pair, const torch::Tensor& ids,
+              int64_t position, int64_t cleanWord, int64_t corruptWord, bool noising,
+              std::vector<PatchSite>& sites) {
+    const Record& base = noising ? pair.clean : pair.corrupt;
+    const Record& source = noising ? pair.corrupt : pair.clean;
+    torch::AutoGradMode grad(true);
+    const Record hooks = zeroHooks(base);
+    const auto logits =
+        run(model, (base.memory + hooks.memory).unsqueeze(0), ids, {}, nullptr, &hooks);
+    const auto metric = logits[0][position][cleanWord] - logits[0][position][corruptWord];
+    const auto inputs = tensorsOf(hooks);
+    const auto grads = torch::autograd::grad({metric}, inputs, {}, false, false, true);
+    Record g{grads[0], {}, {}, {}, {}};
+    size_t k = 1;
+    for (size_t i = 0; i < hooks.resid.size(); ++i)
+        g.resid.push_back(grads[k++]);
+    for (auto* part : {&g.self, &g.cross, &g.ffn})
+        for (size_t i = 0; i < hooks.self.size(); ++i)
+            part->push_back(grads[k++]);
+    const double scale = pair.cleanDiff - pair.corruptDiff;
+    for (PatchSite& s : sites) {
+        const auto gradient = at(g, s);
+        const double change =
+            gradient.defined() ? ((at(source, s) - at(base, s)) * gradient).sum().item<double>() : 0.0;
+        s.estimated = (noising ? 1.0 : 0.0) + change / scale;
+    }
+}
+
+double pearson(const std::vector<PatchSite>& sites) {
+    double n = double(sites.size()), sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (const auto& s : sites) {
+        sx += s.restored;
+        sy += s.estimated;
+        sxx += s.restored * s.restored;
+        syy += s.estimated * s.estimated;
+        sxy += s.restored * s.estimated;
+    }
+    const double cov = sxy - sx * sy / n, vx = sxx - sx * sx / n, vy = syy - sy * sy / n;
+    return vx > 0 && vy > 0 ? cov / std::sqrt(vx * vy) : 0.0;
+}
+
 torch::Tensor idsOf(const std::vector<int64_t>& fed, const torch::Tensor& like) {
     return torch::tensor(fed, torch::kLong).to(like.device()).unsqueeze(0);
 }
@@ -177,6 +271,8 @@ PatchNumbers patchEverySite(CaptioningTransformerImpl& model, const torch::Tenso
         measure(model, pair, ids, position, cleanWord, corruptWord, noising, std::move(rows));
     for (size_t i = 0; i < out.sites.size(); ++i)
         out.sites[i].restored = restored[i];
+    estimate(model, pair, ids, position, cleanWord, corruptWord, noising, out.sites);
+    out.estimateCorrelation = pearson(out.sites);
     return out;
 }
 

@@ -8,7 +8,8 @@ namespace cl::explain {
 
 struct PatchNumbers {
     double cleanLogitDiff = 0, corruptLogitDiff = 0;
-    std::vector<PatchSite> sites; // every site of core/patching.h, its `restored` filled
+    std::vector<PatchSite> sites; // every site of core/patching.h, `restored` and `estimated`
+    double estimateCorrelation = 0;
 };
 
 // cleanMemory, corruptMemory (1, M, W); fed: <START> and the clean caption's tokens (T); the
