@@ -5,6 +5,7 @@
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
 #include "model/explain/head_importance.h"
+#include "model/explain/patching.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
@@ -240,6 +241,56 @@ void benchHeads(BenchReport& r, CaptioningTransformerImpl& model, const Vocabula
                [&] { explain::headImportance(model, memory, trace, vocab.startId(), 0); }));
 }
 
+// Activation patching (explain/patching.cpp) of one counterfactual pair: a classic scene with two
+// objects and the same scene with one recoloured; every site with attribution patching, then
+// attribution patching alone. Autograd on, so outside inference mode.
+void benchPatching(BenchReport& r, CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                   const torch::Device& d, int runs) {
+    SceneSpec clean = randomSpec(4, 128, 2);
+    for (uint64_t seed = 5; clean.objects.size() != 2; ++seed)
+        clean = randomSpec(seed, 128, 2);
+    SceneSpec corrupt = clean;
+    auto& o = corrupt.objects[1];
+    o.colour = static_cast<Colour>((static_cast<int>(o.colour) + 2) % kColourCount);
+    o.rgb = namedColour(o.colour);
+    const auto& c = model.config();
+    auto memoryOf = [&](const SceneSpec& spec) {
+        const Scene s = renderScene(spec);
+        return model.memory(model.encode(
+            preprocessImage(s.rgb.data(), 128, 128, c.encoder.imageSize, c.encoder.letterbox)
+                .to(d)));
+    };
+    const auto cleanMemory = memoryOf(clean), corruptMemory = memoryOf(corrupt);
+    const CaptionTrace a = greedyDecode(model, cleanMemory, vocab, DecodeOptions{}).front();
+    const CaptionTrace b = greedyDecode(model, corruptMemory, vocab, DecodeOptions{}).front();
+    std::vector<int64_t> fed{vocab.startId()};
+    int64_t at = -1;
+    for (size_t t = 0; t < a.steps.size(); ++t) {
+        if (at < 0 && (t >= b.steps.size() || a.steps[t].id != b.steps[t].id))
+            at = int64_t(t);
+        if (t + 1 < a.steps.size())
+            fed.push_back(a.steps[t].id);
+    }
+    if (at < 0 || size_t(at) >= b.steps.size())
+        return; // the recolour did not change the caption: nothing to time
+    const int64_t cleanWord = a.steps[size_t(at)].id, corruptWord = b.steps[size_t(at)].id;
+    const int64_t sites = c.encoder.grid * c.encoder.grid +
+                          int64_t(fed.size()) * (c.numLayers + 1 + 2 * c.numLayers * c.numHeads +
+                                                 c.numLayers);
+    r.figures.push_back(timeIt(
+        "patching: every site of a pair (" + std::to_string(sites) + ") + attribution", 1,
+        std::max(3, runs / 4), [&] {
+            explain::patchEverySite(model, cleanMemory, corruptMemory, fed, at, cleanWord,
+                                    corruptWord, false);
+        }));
+    r.figures.push_back(timeIt("attribution patching alone: every site, one backward pass", 2,
+                               runs, [&] {
+                                   explain::attributionPatch(model, cleanMemory, corruptMemory,
+                                                             fed, at, cleanWord, corruptWord,
+                                                             false);
+                               }));
+}
+
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const auto d = deviceOf(o.device);
     const Checkpoint ck = readCheckpoint(path);
@@ -261,6 +312,7 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
     const Scene scene = generateScene(3);
     benchExplain(r, *model, vocab, scene, d, o.runs);
     benchHeads(r, *model, vocab, scene, d, o.runs);
+    benchPatching(r, *model, vocab, d, o.runs);
     torch::InferenceMode guard;
     r.figures.push_back(timeIt("preprocess 128x128 image", 3, o.runs, [&] {
         preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize);

@@ -276,6 +276,22 @@ PatchNumbers patchEverySite(CaptioningTransformerImpl& model, const torch::Tenso
     return out;
 }
 
+std::vector<PatchSite> attributionPatch(CaptioningTransformerImpl& model,
+                                        const torch::Tensor& cleanMemory,
+                                        const torch::Tensor& corruptMemory,
+                                        const std::vector<int64_t>& fed, int64_t position,
+                                        int64_t cleanWord, int64_t corruptWord, bool noising) {
+    checkPosition(fed, position);
+    torch::NoGradGuard noGrad;
+    const auto ids = idsOf(fed, cleanMemory);
+    const Pair pair =
+        recordPair(model, cleanMemory, corruptMemory, ids, position, cleanWord, corruptWord);
+    auto sites = everySite(int64_t(model.transformer->size()), model.config().numHeads,
+                           int64_t(fed.size()), cleanMemory.size(1));
+    estimate(model, pair, ids, position, cleanWord, corruptWord, noising, sites);
+    return sites;
+}
+
 double patchTogether(CaptioningTransformerImpl& model, const torch::Tensor& cleanMemory,
                      const torch::Tensor& corruptMemory, const std::vector<int64_t>& fed,
                      int64_t position, int64_t cleanWord, int64_t corruptWord, bool noising,

@@ -20,6 +20,14 @@ PatchNumbers patchEverySite(CaptioningTransformerImpl& model, const torch::Tenso
                             int64_t position, int64_t cleanWord, int64_t corruptWord,
                             bool noising);
 
+// Attribution patching alone: every site's `estimated`, `restored` left 0 (bench: its cost
+// beside real patching's).
+std::vector<PatchSite> attributionPatch(CaptioningTransformerImpl& model,
+                                        const torch::Tensor& cleanMemory,
+                                        const torch::Tensor& corruptMemory,
+                                        const std::vector<int64_t>& fed, int64_t position,
+                                        int64_t cleanWord, int64_t corruptWord, bool noising);
+
 // The same with only `sites` patched, all of them in one run: the metric of that run (tests:
 // every image cell at once restores 1, none 0).
 double patchTogether(CaptioningTransformerImpl& model, const torch::Tensor& cleanMemory,
