@@ -76,6 +76,7 @@ class TestPatching : public QObject {
     void sitesAfterThePositionRestoreNothing();
     void restoredCellsLieOnTheChangedObject();
     void cliWritesEverySite();
+    void circuitsScoredOnGroundTruth();
 };
 
 void TestPatching::wholeImageRestoresOneNothingZero() {
@@ -184,6 +185,24 @@ void TestPatching::cliWritesEverySite() {
     QCOMPARE(same.code, 1);
     QVERIFY(same.err.contains("same caption"));
     QCOMPARE(same.err.trimmed().count('\n'), 0);
+}
+
+// eval --circuits on two pairs of each kind: every kind reported, and a recoloured object's cells
+// carry most of the image cells' restoration.
+void TestPatching::circuitsScoredOnGroundTruth() {
+    const auto run = cltest::runCli(
+        {"eval", "--checkpoint", kDefault, "--circuits", "--scenes", "2", "--json"});
+    QCOMPARE(run.code, 0);
+    const QJsonObject kinds = QJsonDocument::fromJson(run.out).object()["circuits"].toObject();
+    for (const char* kind : {"colour", "shape", "size", "position", "remove"}) {
+        const QJsonObject k = kinds[kind].toObject();
+        QVERIFY2(k["pairs"].toInt() >= 1 && k["pairs"].toInt() <= 2, kind);
+        QCOMPARE(k["heads"].toArray().size(), 2 * 2 * 4);
+        for (const char* key : {"restoration_on_object", "attention_on_object",
+                                "attribution_correlation", "unchanged", "skipped"})
+            QVERIFY2(k.contains(key), key);
+    }
+    QVERIFY(kinds["colour"].toObject()["restoration_on_object"].toDouble() > 0.5);
 }
 
 CL_TEST_GUILESS_MAIN(TestPatching)

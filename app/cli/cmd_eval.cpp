@@ -4,6 +4,7 @@
 #include "model/evaluation/checkpoint_tools.h"
 #include "model/evaluation/course_eval.h"
 #include "model/core/errors.h"
+#include "model/evaluation/circuits_eval.h"
 #include "model/evaluation/evaluation.h"
 #include "model/evaluation/explain_eval.h"
 #include "model/evaluation/head_importance_eval.h"
@@ -344,7 +345,7 @@ void runSuite(Captioner& model, const std::string& dir, bool json, const std::st
 void addEvalCommand(CLI::App& app) {
     static std::string checkpoint;
     static EvalOptions o;
-    static bool json = false, store = false, explain = false, heads = false;
+    static bool json = false, store = false, explain = false, heads = false, circuits = false;
     static std::string suite;
     static CourseEvalRequest course;
     auto* cmd = app.add_subcommand(
@@ -384,6 +385,11 @@ void addEvalCommand(CLI::App& app) {
                   "What switching each head off alone costs: the caption's log-probability "
                   "drop and exact match without it (varied world, 200 scenes unless --scenes "
                   "or --world); with --store, kept for the Heads panel");
+    cmd->add_flag("--circuits", circuits,
+                  "Activation patching scored on ground truth: counterfactual pairs (colour, "
+                  "shape, size, position, removal), how much restoration lies on the changed "
+                  "object, which heads carry each, attribution patching's correlation; 100 "
+                  "pairs per kind unless --scenes");
     cmd->add_flag("--captions", course.captions,
                   "With --data: each image's caption and its references (JSON: \"captions\")");
     addJsonFlag(cmd, json, "Print JSON");
@@ -426,6 +432,12 @@ void addEvalCommand(CLI::App& app) {
             h.firstSeed = o.firstSeed;
             h.world = cmd->count("--world") ? o.world : World::Varied;
             return runHeadImportanceEval(*model, h, json, store ? checkpoint : std::string());
+        }
+        if (circuits) {
+            CircuitsEvalOptions c;
+            c.pairs = cmd->count("--scenes") ? o.scenes : 100;
+            c.firstSeed = o.firstSeed;
+            return runCircuitsEval(*model, c, json);
         }
         if (explain) {
             if (cmd->count("--scenes") == 0)

@@ -9,6 +9,7 @@ struct RgbImage;
 struct CaptionTrace;
 class Captioner;
 struct HeadImportanceEvalOptions;
+struct CircuitsEvalOptions;
 }
 namespace CLI {
 class App;
@@ -36,6 +37,9 @@ int64_t wordIndex(const std::string& word, const CaptionTrace& trace);
 // eval --head-importance (eval_heads.cpp); `storeIn` non-empty: also kept in that checkpoint.
 void runHeadImportanceEval(Captioner& model, const HeadImportanceEvalOptions& o, bool json,
                            const std::string& storeIn);
+
+// eval --circuits (eval_circuits.cpp): activation patching scored on counterfactual pairs.
+void runCircuitsEval(Captioner& model, const CircuitsEvalOptions& o, bool json);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);

@@ -109,6 +109,9 @@ struct Scene {
 // `maxObjects` of the 1-3 objects the seed draws (the training's object curriculum; the seed's
 // random stream is the same either way).
 SceneSpec randomSpec(uint64_t seed, int side = 128, int maxObjects = 3);
+// Two objects far enough apart, and along one axis enough more than the other, that their
+// relation is never in doubt (the layout's rule).
+bool clearlyApart(const SceneObject& a, const SceneObject& b);
 Scene renderScene(const SceneSpec& spec);
 inline Scene generateScene(uint64_t seed, int side = 128) { // the classic world
     return renderScene(randomSpec(seed, side));

@@ -23,12 +23,6 @@ std::array<uint8_t, 3> mutedColour(Rng& rng) {
             clampByte(grey + rng.below(41) - 20)};
 }
 
-bool clearlyApart(const SceneObject& a, const SceneObject& b) {
-    const double dx = std::abs(a.cx - b.cx), dy = std::abs(a.cy - b.cy);
-    const double gap = std::hypot(a.cx - b.cx, a.cy - b.cy) - a.radius - b.radius;
-    return gap >= 4.0 && (dx >= 1.6 * dy || dy >= 1.6 * dx);
-}
-
 SceneObject randomObject(Rng& rng, int side) {
     SceneObject o;
     o.shape = static_cast<Shape>(rng.below(kShapeCount));
@@ -66,6 +60,14 @@ std::string inverseRelation(const std::string& rel) {
     if (rel == "right of")
         return "left of";
     return rel == "above" ? "below" : "above";
+}
+
+bool clearlyApart(const SceneObject& a, const SceneObject& b) {
+    const double dx = std::abs(a.cx - b.cx), dy = std::abs(a.cy - b.cy);
+    // Strokes (outlines, borders: the varied world) reach half their width past the edge.
+    const double gap = std::hypot(a.cx - b.cx, a.cy - b.cy) - a.radius - b.radius -
+                       (a.stroke + b.stroke) / 2;
+    return gap >= 4.0 && (dx >= 1.6 * dy || dy >= 1.6 * dx);
 }
 
 SceneSpec randomSpec(uint64_t seed, int side, int maxObjects) {

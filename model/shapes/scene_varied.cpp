@@ -168,13 +168,6 @@ Style randomStyle(Rng& rng) {
     return {Fill::Outline, rng.uniform(0.6, 4.5)};
 }
 
-bool clearlyApart(const SceneObject& a, const SceneObject& b) {
-    const double dx = std::abs(a.cx - b.cx), dy = std::abs(a.cy - b.cy);
-    const double gap = std::hypot(a.cx - b.cx, a.cy - b.cy) - a.radius - b.radius -
-                       (a.stroke + b.stroke) / 2;
-    return gap >= 4.0 && (dx >= 1.6 * dy || dy >= 1.6 * dx);
-}
-
 } // namespace
 
 SceneSpec randomVariedSpec(uint64_t seed) {
