@@ -9,6 +9,7 @@
 #include "model/shapes/scene.h"
 #include "tests/cli_run.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -203,6 +204,22 @@ void TestPatching::circuitsScoredOnGroundTruth() {
             QVERIFY2(k.contains(key), key);
     }
     QVERIFY(kinds["colour"].toObject()["restoration_on_object"].toDouble() > 0.5);
+    // --store keeps them in the checkpoint; info --json shows them under metadata.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("copy.pt");
+    QVERIFY(QFile::copy(kDefault, copy));
+    QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
+    QCOMPARE(cltest::runCli({"eval", "--checkpoint", copy, "--circuits", "--scenes", "1",
+                             "--store", "--json"})
+                 .code,
+             0);
+    const auto info = cltest::runCli({"info", copy, "--json"});
+    const QJsonObject stored = QJsonDocument::fromJson(info.out)
+                                   .object()["metadata"]
+                                   .toObject()["circuits"]
+                                   .toObject()["circuits"]
+                                   .toObject();
+    QCOMPARE(stored.keys().size(), 5);
 }
 
 CL_TEST_GUILESS_MAIN(TestPatching)

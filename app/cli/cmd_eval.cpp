@@ -437,7 +437,7 @@ void addEvalCommand(CLI::App& app) {
             CircuitsEvalOptions c;
             c.pairs = cmd->count("--scenes") ? o.scenes : 100;
             c.firstSeed = o.firstSeed;
-            return runCircuitsEval(*model, c, json);
+            return runCircuitsEval(*model, c, json, store ? checkpoint : std::string());
         }
         if (explain) {
             if (cmd->count("--scenes") == 0)

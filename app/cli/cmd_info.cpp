@@ -24,6 +24,7 @@ const StoredFigures kStoredFigures[] = {
     {"eval", &Metadata::evalJson, "the checkpoint's stored eval figures"},
     {"head_importance", &Metadata::headImportanceJson, "the checkpoint's stored head importance"},
     {"robustness", &Metadata::robustnessJson, "the checkpoint's stored robustness figures"},
+    {"circuits", &Metadata::circuitsJson, "the checkpoint's stored circuits figures"},
 };
 
 // Budget-checks the stored JSON, parses it and files it under meta[key]; nothing when the

@@ -39,7 +39,8 @@ void runHeadImportanceEval(Captioner& model, const HeadImportanceEvalOptions& o,
                            const std::string& storeIn);
 
 // eval --circuits (eval_circuits.cpp): activation patching scored on counterfactual pairs.
-void runCircuitsEval(Captioner& model, const CircuitsEvalOptions& o, bool json);
+void runCircuitsEval(Captioner& model, const CircuitsEvalOptions& o, bool json,
+                     const std::string& storeIn);
 
 // Writes RGB pixels as a PNG, atomically.
 void saveRgbPng(const RgbImage& rgb, const std::string& path);

@@ -1,6 +1,7 @@
 // eval --circuits (evaluation/circuits_eval.h): activation patching scored on ground truth, per
 // kind of counterfactual change, as a table or JSON.
 #include "app/cli/commands.h"
+#include "model/evaluation/checkpoint_tools.h"
 #include "model/evaluation/circuits_eval.h"
 
 #include <nlohmann/json.hpp>
@@ -11,8 +12,11 @@
 
 namespace cl::cli {
 
-void runCircuitsEval(Captioner& model, const CircuitsEvalOptions& o, bool json) {
+void runCircuitsEval(Captioner& model, const CircuitsEvalOptions& o, bool json,
+                     const std::string& storeIn) {
     const auto r = evaluateCircuits(model, o);
+    if (!storeIn.empty())
+        storeCircuits(storeIn, r.toJson());
     if (json) {
         std::cout << nlohmann::json::parse(r.toJson()).dump(2) << "\n";
         return;

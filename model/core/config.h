@@ -51,6 +51,7 @@ struct Metadata {
     std::string headImportanceJson; // eval --head-importance --store (the Heads panel), else empty
     std::string
         robustnessJson; // eval --suite DIR --store: {suite folder name: figures}, else empty
+    std::string circuitsJson; // eval --circuits --store: patching scored on ground truth
 };
 
 // Named configurations, so no benchmark or test builds one field by field.

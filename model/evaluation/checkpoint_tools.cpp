@@ -103,6 +103,13 @@ void storeHeadImportance(const std::string& path, const std::string& json) {
     writeCheckpoint(path, ck);
 }
 
+void storeCircuits(const std::string& path, const std::string& json) {
+    Checkpoint ck = readCheckpoint(path);
+    ck.meta.circuitsJson = json;
+    ck.meta.date = isoDateNow(); // "written": this file, rewritten now
+    writeCheckpoint(path, ck);
+}
+
 void storeRobustness(const std::string& path, const std::string& json) {
     Checkpoint ck = readCheckpoint(path);
     ck.meta.robustnessJson = json;

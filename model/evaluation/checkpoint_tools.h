@@ -53,6 +53,8 @@ HeadCountChoice chooseHeadCount(const CourseImport& import, const std::string& d
 void storeEvaluation(const std::string& path, const std::string& evalJson);
 // The same for eval --head-importance's figures (api/head_importance.h).
 void storeHeadImportance(const std::string& path, const std::string& json);
+// eval --circuits --store: activation patching scored on counterfactual pairs.
+void storeCircuits(const std::string& path, const std::string& json);
 // The same for eval --suite's figures: `json` maps each stored suite's folder name to them.
 void storeRobustness(const std::string& path, const std::string& json);
 

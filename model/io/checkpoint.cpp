@@ -120,6 +120,8 @@ Value metaToValue(const Metadata& m) {
         d.set("head_importance_json", Value::string(m.headImportanceJson));
     if (!m.robustnessJson.empty())
         d.set("robustness_json", Value::string(m.robustnessJson));
+    if (!m.circuitsJson.empty())
+        d.set("circuits_json", Value::string(m.circuitsJson));
     return d;
 }
 
@@ -141,6 +143,7 @@ Metadata metaFromValue(const Value& d) {
     m.headsNote = str("heads_note");
     m.headImportanceJson = str("head_importance_json");
     m.robustnessJson = str("robustness_json");
+    m.circuitsJson = str("circuits_json");
     return m;
 }
 
