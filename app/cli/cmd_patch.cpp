@@ -3,6 +3,7 @@
 #include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/core/errors.h"
+#include "model/data/npy.h"
 #include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
@@ -17,8 +18,8 @@ namespace cl::cli {
 namespace {
 
 struct PatchCliOptions {
-    std::string checkpoint, clean, corrupt;
-    int64_t word = -1;
+    std::string checkpoint, clean, corrupt, features;
+    int64_t word = -1, cleanRow = -1, corruptRow = -1;
     bool noising = false, json = false;
 };
 
@@ -105,12 +106,31 @@ RgbImage load(const std::string& path) {
     return std::move(loaded.rgb);
 }
 
+// Two rows of a feature file (course feature models).
+PatchReport patchRows(Captioner& model, const PatchCliOptions& o, const PatchOptions& p) {
+    const NpyMatrix m = readNpy(o.features);
+    const int64_t width = model.info().config.inputDim;
+    for (int64_t row : {o.cleanRow, o.corruptRow})
+        if (row < 0 || row >= m.rows || m.cols != width)
+            throw std::invalid_argument(o.features + " has no row " + std::to_string(row) +
+                                        " of width " + std::to_string(width));
+    return model.patchFeatures(m.finiteRows(o.cleanRow, 1, o.features),
+                               m.finiteRows(o.corruptRow, 1, o.features), {}, p);
+}
+
 void runPatch(const PatchCliOptions& o) {
     auto model = Captioner::open(o.checkpoint);
     PatchOptions p;
     p.position = o.word;
     p.noising = o.noising;
-    const PatchReport r = model->patchImages(load(o.clean), load(o.corrupt), {}, p);
+    const bool imageModel = model->info().config.memory == MemoryKind::ImageGrid;
+    if (imageModel && (o.clean.empty() || o.corrupt.empty()))
+        throw std::invalid_argument("this model captions images: give --clean IMG --corrupt IMG");
+    if (!imageModel && (o.features.empty() || o.cleanRow < 0 || o.corruptRow < 0))
+        throw std::invalid_argument("this model reads feature vectors: give --features F.npy "
+                                    "--clean-row I --corrupt-row J");
+    const PatchReport r = imageModel ? model->patchImages(load(o.clean), load(o.corrupt), {}, p)
+                                     : patchRows(*model, o, p);
     if (o.json)
         std::cout << reportJson(r).dump() << "\n";
     else
@@ -125,9 +145,11 @@ void addPatchCommand(CLI::App& app) {
         "patch", "Activation patching: which image cells, residual streams, heads and FFNs "
                  "carry the difference between a clean and a corrupted image");
     addCheckpointOption(cmd, o.checkpoint)->required();
-    cmd->add_option("--clean", o.clean, "The clean image (its caption is fed to both runs)")
-        ->required();
-    cmd->add_option("--corrupt", o.corrupt, "The corrupted image")->required();
+    cmd->add_option("--clean", o.clean, "The clean image (its caption is fed to both runs)");
+    cmd->add_option("--corrupt", o.corrupt, "The corrupted image");
+    cmd->add_option("--features", o.features, "Feature models: a NumPy .npy of feature rows");
+    cmd->add_option("--clean-row", o.cleanRow, "With --features: the clean row");
+    cmd->add_option("--corrupt-row", o.corruptRow, "With --features: the corrupted row");
     cmd->add_option("--word", o.word,
                     "The input position measured (0 = <START>; default: where the captions part)");
     cmd->add_flag("--noising", o.noising,

@@ -461,14 +461,11 @@ int64_t corruptedChoice(CaptioningTransformerImpl& model, const PatchPair& p) {
 
 } // namespace
 
-PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrupt,
-                                   const DecodeOptions& decode, const PatchOptions& options) {
-    if (d->info.config.memory != MemoryKind::ImageGrid)
-        throw std::invalid_argument("patching compares two images: this model reads features");
-    const auto traces = d->decodeImages({clean, corrupt}, decode, false);
-    DecodeScope scope(d->model, decode, false); // attribution patching takes a gradient
-    PatchPair p{traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
-                d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}};
+namespace {
+
+// The position, the two words and every site of a pair whose traces and memories are known.
+PatchReport patchPair(CaptioningTransformerImpl& model, const Vocabulary& vocab, PatchPair p,
+                      const PatchOptions& options) {
     for (size_t t = 0; t + 1 < p.clean.steps.size(); ++t)
         p.fed.push_back(p.clean.steps[t].id);
     p.position = options.position >= 0 ? options.position : partingPosition(p.clean, p.corrupt);
@@ -476,11 +473,11 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
         throw std::invalid_argument("the caption has no word " + std::to_string(p.position) +
                                     " (it has " + std::to_string(p.clean.steps.size()) + ")");
     p.cleanWord = p.clean.steps[size_t(p.position)].id;
-    p.corruptWord = options.position >= 0 ? corruptedChoice(*d->model, p)
+    p.corruptWord = options.position >= 0 ? corruptedChoice(model, p)
                                           : p.corrupt.steps[size_t(p.position)].id;
     PatchReport r;
     try {
-        auto numbers = explain::patchEverySite(*d->model, p.cleanMemory, p.corruptMemory, p.fed,
+        auto numbers = explain::patchEverySite(model, p.cleanMemory, p.corruptMemory, p.fed,
                                                p.position, p.cleanWord, p.corruptWord,
                                                options.noising);
         r.cleanLogitDiff = numbers.cleanLogitDiff;
@@ -493,11 +490,42 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
     r.cleanCaption = p.clean.text();
     r.corruptCaption = p.corrupt.text();
     r.position = p.position;
-    r.cleanWord = d->vocab.words().at(size_t(p.cleanWord));
-    r.corruptWord = d->vocab.words().at(size_t(p.corruptWord));
+    r.cleanWord = vocab.words().at(size_t(p.cleanWord));
+    r.corruptWord = vocab.words().at(size_t(p.corruptWord));
     r.gridSide = p.clean.gridSide;
     r.noising = options.noising;
     return r;
+}
+
+} // namespace
+
+PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrupt,
+                                   const DecodeOptions& decode, const PatchOptions& options) {
+    if (d->info.config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("this model reads feature vectors: patch two rows of a "
+                                    "feature file");
+    const auto traces = d->decodeImages({clean, corrupt}, decode, false);
+    DecodeScope scope(d->model, decode, false); // attribution patching takes a gradient
+    return patchPair(*d->model, d->vocab,
+                     {traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
+                      d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}},
+                     options);
+}
+
+PatchReport Captioner::patchFeatures(const std::vector<float>& clean,
+                                     const std::vector<float>& corrupt,
+                                     const DecodeOptions& decode, const PatchOptions& options) {
+    const CaptionTrace a = captionFeatures(clean, 1, decode).front();
+    const CaptionTrace b = captionFeatures(corrupt, 1, decode).front();
+    DecodeScope scope(d->model, decode, false);
+    auto memoryOf = [this](const std::vector<float>& row) {
+        const auto x = torch::from_blob(const_cast<float*>(row.data()),
+                                        {1, d->info.config.inputDim})
+                           .to(d->device);
+        return d->model->memory(x);
+    };
+    return patchPair(*d->model, d->vocab,
+                     {a, b, memoryOf(clean), memoryOf(corrupt), {d->vocab.startId()}}, options);
 }
 
 double Captioner::patchImagesTogether(const RgbImage& clean, const RgbImage& corrupt,

@@ -91,9 +91,12 @@ class Captioner {
                             int64_t top);
 
     // Activation patching (core/patching.h) of a clean and a corrupted image, every site; the
-    // position where the greedy captions part unless options.position says. Image models only.
+    // position where the greedy captions part unless options.position says.
     PatchReport patchImages(const RgbImage& clean, const RgbImage& corrupt,
                             const DecodeOptions& decode, const PatchOptions& options);
+    // The same for two rows of a feature model (the course's kind: one memory token).
+    PatchReport patchFeatures(const std::vector<float>& clean, const std::vector<float>& corrupt,
+                              const DecodeOptions& decode, const PatchOptions& options);
     // The same pair with only `sites` patched, all at once: that run's normalised metric.
     double patchImagesTogether(const RgbImage& clean, const RgbImage& corrupt,
                                const DecodeOptions& decode, const PatchOptions& options,
