@@ -86,7 +86,9 @@ def fail(message):
     sys.exit(1)
 
 
-def main(cli, work):
+def imported_course_model(cli, work):
+    """reference.py's tiny 2021-layout model as students have it (a bare state_dict and the
+    vocabulary JSON), imported with the CLI: (the PyTorch model, our checkpoint's path)."""
     os.makedirs(work, exist_ok=True)
     model = reference.tiny_model("2021")
     course = os.path.join(work, "course.pt")
@@ -98,6 +100,11 @@ def main(cli, work):
     ours = os.path.join(work, "ours.pt")
     subprocess.run([cli, "import-cs231n", course, "--vocab", vocab, "--heads", "2", "--layout",
                     "2021", "-o", ours], check=True, stdout=subprocess.DEVNULL)
+    return model, ours
+
+
+def main(cli, work):
+    model, ours = imported_course_model(cli, work)
     feature = torch.randn(reference.CONFIG["input_dim"], generator=torch.Generator().manual_seed(11))
     rows = os.path.join(work, "row.npy")
     np.save(rows, feature.numpy()[None, :].astype(np.float32))

@@ -21,7 +21,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference  # noqa: E402
-from lens_reference import head_parts  # noqa: E402
+from lens_reference import head_parts, imported_course_model  # noqa: E402
 
 POSITION = 1
 
@@ -74,17 +74,7 @@ def fail(message):
 
 
 def main(cli, work):
-    os.makedirs(work, exist_ok=True)
-    model = reference.tiny_model("2021")
-    course = os.path.join(work, "course.pt")
-    torch.save(model.state_dict(), course)
-    vocab = os.path.join(work, "vocab.json")
-    with open(vocab, "w") as f:
-        json.dump({"idx_to_word": reference.WORDS,
-                   "word_to_idx": {w: i for i, w in enumerate(reference.WORDS)}}, f)
-    ours = os.path.join(work, "ours.pt")
-    subprocess.run([cli, "import-cs231n", course, "--vocab", vocab, "--heads", "2", "--layout",
-                    "2021", "-o", ours], check=True, stdout=subprocess.DEVNULL)
+    model, ours = imported_course_model(cli, work)
     g = torch.Generator().manual_seed(11)
     rows = torch.randn(2, reference.CONFIG["input_dim"], generator=g) * 8  # far apart
     path = os.path.join(work, "rows.npy")

@@ -1,10 +1,9 @@
 // captionlens-cli lens: the logit lens and direct logit attribution of one caption (issue 39).
 #include "app/cli/commands.h"
+#include "app/cli/model_input.h"
 #include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/core/errors.h"
-#include "model/data/npy.h"
-#include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -69,25 +68,9 @@ void runLens(const LensCliOptions& o) {
     auto model = Captioner::open(o.checkpoint);
     DecodeOptions d;
     d.forcedPrefix = model->vocab().encode(o.forcePrefix);
-    const bool imageModel = model->info().config.memory == MemoryKind::ImageGrid;
-    if (imageModel == o.image.empty() || (!imageModel && o.features.empty()))
-        throw std::invalid_argument(imageModel ? "this model captions images: give an image file"
-                                               : "this model reads feature vectors: give "
-                                                 "--features FILE.npy [--row R]");
-    LensReport r;
-    if (imageModel) {
-        auto loaded = loadImage(QString::fromStdString(o.image));
-        if (!loaded.ok())
-            throw std::runtime_error(loaded.error.toStdString());
-        r = model->lensImage(loaded.rgb, d, o.top);
-    } else {
-        const NpyMatrix m = readNpy(o.features);
-        if (o.row < 0 || o.row >= m.rows || m.cols != model->info().config.inputDim)
-            throw std::invalid_argument(o.features + " has no row " + std::to_string(o.row) +
-                                        " of width " +
-                                        std::to_string(model->info().config.inputDim));
-        r = model->lensFeatures(m.finiteRows(o.row, 1, o.features), d, o.top);
-    }
+    const ModelInput in = readModelInput(*model, o.image, o.features, o.row);
+    const LensReport r =
+        in.image ? model->lensImage(in.rgb, d, o.top) : model->lensFeatures(in.row, d, o.top);
     if (o.json)
         std::cout << lensToJson(r).dump() << "\n";
     else

@@ -1,9 +1,8 @@
 #include "app/cli/commands.h"
+#include "app/cli/model_input.h"
 #include "app/cli/options.h"
 #include "model/api/captioner.h"
 #include "model/core/errors.h"
-#include "model/data/npy.h"
-#include "ui/imaging/image_loader.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -60,26 +59,10 @@ void runQk(QkCliOptions o) {
     auto model = Captioner::open(o.checkpoint);
     DecodeOptions d;
     d.forcedPrefix = model->vocab().encode(o.forcePrefix);
-    const bool imageModel = model->info().config.memory == MemoryKind::ImageGrid;
-    if (imageModel == o.image.empty() || (!imageModel && o.features.empty()))
-        throw std::invalid_argument(imageModel ? "this model captions images: give an image file"
-                                               : "this model reads feature vectors: give "
-                                                 "--features FILE.npy [--row R]");
-    std::vector<float> row;
-    RgbImage image;
-    if (imageModel) {
-        auto loaded = loadImage(QString::fromStdString(o.image));
-        if (!loaded.ok())
-            throw std::runtime_error(loaded.error.toStdString());
-        image = std::move(loaded.rgb);
-    } else {
-        const NpyMatrix m = readNpy(o.features);
-        if (o.row < 0 || o.row >= m.rows || m.cols != model->info().config.inputDim)
-            throw std::invalid_argument(o.features + " has no row " + std::to_string(o.row) +
-                                        " of width " +
-                                        std::to_string(model->info().config.inputDim));
-        row = m.finiteRows(o.row, 1, o.features);
-    }
+    const ModelInput in = readModelInput(*model, o.image, o.features, o.row);
+    const bool imageModel = in.image;
+    const RgbImage& image = in.rgb;
+    const std::vector<float>& row = in.row;
     const CaptionTrace trace = imageModel ? model->captionImages({image}, d).front()
                                           : model->captionFeatures(row, 1, d).front();
     o.walk.step = wordIndex(o.word, trace);
