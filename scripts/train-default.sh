@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 WORK=${1:-build/default-model}
 CLI=${CLI:-build/app/cli/captionlens-cli}
 SUITE_QT=${SUITE_QT:-build/tests/robust_suite_qt}
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} # the QPainter suite draws without a screen
 STEPS=48000
 mkdir -p "$WORK"
 steps_of() { "$CLI" info "$1" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["steps"])'; }

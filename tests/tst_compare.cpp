@@ -104,7 +104,7 @@ void TestCompare::modelAgainstItselfHasNoDivergence() {
 
 void TestCompare::forcedProbabilitiesScoreTheOtherCaption() {
     auto early = Captioner::open((kRun + "/step01000.pt").toStdString());
-    auto late = Captioner::open((kRun + "/step16000.pt").toStdString());
+    auto late = Captioner::open((kRun + "/step48000.pt").toStdString());
     const auto img = loadImage(kSample);
     QVERIFY(img.ok());
     const auto runs = compareModels({late.get(), early.get()}, img.rgb, {}, 20);
@@ -177,7 +177,7 @@ void TestCompare::panelShowsNoDifferenceForOneModelTwice() {
 // Heads switched off apply to the model on screen in Compare too: its caption there is the one
 // every other panel shows (before: Compare decoded it with every head on).
 void TestCompare::compareShowsTheModelWithItsHeadsOff() {
-    QVERIFY(startWith({cltest::kModel, kRun + "/step16000.pt"}));
+    QVERIFY(startWith({cltest::kModel, kRun + "/step48000.pt"}));
     const std::string allHeads = m_f.window->view().trace.text();
     std::vector<uint8_t> off(16, 0);
     for (int h = 12; h < 16; ++h) // every cross-attention head of layer 2
@@ -198,7 +198,7 @@ void TestCompare::compareShowsTheModelWithItsHeadsOff() {
 // A lesson with no compare list empties the list: the maps and the JSD matrix of the pair
 // compared before go too (before: they stayed on screen beside an empty list).
 void TestCompare::emptyListLeavesNoMapsBehind() {
-    QVERIFY(startWith({cltest::kModel, kRun + "/step16000.pt"}));
+    QVERIFY(startWith({cltest::kModel, kRun + "/step48000.pt"}));
     auto* panel = m_f.window->comparePanel();
     QVERIFY(panel->showsMaps());
     QVERIFY(panel->divergence().rows > 0);
@@ -210,7 +210,7 @@ void TestCompare::emptyListLeavesNoMapsBehind() {
 }
 
 void TestCompare::panelShowsTwoSnapshotsCaptions() {
-    QVERIFY(startWith({kRun + "/step16000.pt", kRun + "/step01000.pt"}));
+    QVERIFY(startWith({kRun + "/step48000.pt", kRun + "/step01000.pt"}));
     auto* panel = m_f.window->comparePanel();
     const auto& result = panel->result();
     QVERIFY(result.ok(0) && result.ok(1));
@@ -307,7 +307,7 @@ void TestCompare::timelineScrubsThroughTheRun() {
     QCOMPARE(tl->snapshots().size(), 3);
     QVERIFY(tl->snapshots()[0].endsWith("step01000.pt")); // natural order
     QCOMPARE(tl->position(), 2);                          // the trained end first
-    QVERIFY(tl->captionText().contains("16000 training steps"));
+    QVERIFY(tl->captionText().contains("48000 training steps"));
     auto* table = tl->figuresTable();
     QCOMPARE(table->rowCount(), 3);
     QCOMPARE(table->item(0, 1)->text(), QString("1000"));

@@ -87,7 +87,7 @@ QWidget* TrainPanel::buildRecipe() {
     auto* form = new QFormLayout(box);
     m_preset = new QComboBox;
     m_preset->addItems({tr("Lecture (≈ 5 min, ~90 % exact)"), tr("Quick look (≈ 1.5 min)"),
-                        tr("Bundled model's recipe (40 min)"), tr("Custom")});
+                        tr("Bundled model's recipe (≈ 70 min)"), tr("Custom")});
     // The times are for two cores the run has to itself; other programs at work slow it down
     // (the Lecture preset took 14 min beside a busy build). The ETA below is measured.
     const QString times = tr("Times are for two otherwise idle CPU cores; programs running "

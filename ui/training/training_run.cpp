@@ -32,9 +32,8 @@ TrainSettings TrainSettings::shipped() {
     s.heads = 4;
     s.width = 128;
     s.varied = true;
-    s.lr = 1e-3;
     s.dropout = 0.1;
-    s.steps = 16000;
+    s.steps = 48000;
     s.evalEvery = 1000;
     s.evalScenes = 200;
     return s;
@@ -50,6 +49,7 @@ TrainOptions TrainSettings::options() const {
     o.position2d = position2d;
     o.world = varied ? World::Varied : World::Classic;
     o.classicShare = varied ? 0.125 : 0.0;
+    o.classicFloor = varied ? 0.15 : 0.0; // the bundled recipe: classic scenes stay in each batch
     o.batch = batch;
     o.lr = lr;
     o.dropout = dropout;

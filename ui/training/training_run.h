@@ -27,7 +27,7 @@ struct TrainSettings {
     int evalScenes = 100; // held-out scenes (seeds 0..N-1) behind each exact match
     static TrainSettings quick();   // a small model: loss and first captions in ~1.5 minutes
     static TrainSettings lecture(); // ~90 % exact on classic scenes in about five minutes
-    static TrainSettings shipped(); // the recipe of the bundled default.pt (40 minutes)
+    static TrainSettings shipped(); // the recipe of the bundled default.pt (about 70 min)
     TrainOptions options() const;   // without paths and hooks
 };
 
