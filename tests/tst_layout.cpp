@@ -5,6 +5,7 @@
 #include "tests/gui_fixture.h"
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/caption_panel.h"
+#include "ui/panels/circuits_panel.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/decode_panel.h"
 #include "ui/panels/explain_panel.h"
@@ -383,8 +384,8 @@ void TestLayout::initTestCase() {
 void TestLayout::everyPanelFits_data() {
     QTest::addColumn<QString>("panel");
     for (const char* p :
-         {"caption", "attention", "pe", "decode", "heads", "beam", "explain", "compare", "timeline",
-          "scene", "train"})
+         {"caption", "attention", "pe", "decode", "heads", "beam", "explain", "circuits", "compare",
+          "timeline", "scene", "train"})
         QTest::newRow(p) << QString(p);
 }
 
@@ -396,6 +397,12 @@ void TestLayout::everyPanelFits() {
         w->selection()->setStep(int(w->view().trace.steps.size()) - 1);
     if (panel == "explain") // its maps arrive from the worker
         QTRY_VERIFY_WITH_TIMEOUT(!w->explainPanel()->result().maps.empty(), 60000);
+    if (panel == "circuits") { // a pair and its figures: every part of the panel shown
+        auto* c = w->circuitsPanel();
+        QVERIFY(c->setCorruptImage(m_f.saveScene(9)));
+        c->run();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->running() && !c->result().patch.sites.empty(), 60000);
+    }
     if (panel == "heads") { // its costs arrive from the worker; sorted, the title is longest
         QTRY_VERIFY_WITH_TIMEOUT(!w->headsPanel()->costChart()->costs().drop.empty(), 60000);
         w->headsPanel()->sortButton()->setChecked(true);

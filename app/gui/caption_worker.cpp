@@ -59,6 +59,15 @@ ui::CaptionResult CaptionWorker::answer(const ui::CaptionRequest& r, bool imageM
     case P::HeadImportance:
         return imageModel ? m_model->headImportanceImage(r.image, r.options)
                           : m_model->headImportanceFeatures(r.features, r.options);
+    case P::Circuits: {
+        if (!imageModel)
+            throw std::runtime_error("the Circuits panel pairs two images; for a course feature "
+                                     "model use captionlens-cli patch --features");
+        ui::CircuitsResult out;
+        out.patch = m_model->patchImages(r.image, r.corrupt, r.options, r.patch);
+        out.lens = m_model->lensImage(r.image, r.options, 3);
+        return out;
+    }
     case P::Beam:
         return (imageModel ? m_model->beamImages({r.image}, r.options, r.beam)
                            : m_model->beamFeatures(r.features, 1, r.options, r.beam))

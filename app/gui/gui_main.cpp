@@ -40,7 +40,7 @@ struct Options {
                                   "Save the window to this PNG after captioning and exit", "png"};
     QCommandLineOption panel{
         "panel",
-        "Panel to show: caption, attention, pe, decode, heads, compare, timeline, scene or train",
+        "Panel to show: caption, attention, pe, decode, heads, beam, explain, circuits, compare, timeline, scene or train",
         "name", "caption"};
     QCommandLineOption profile{"profile", "Print image-to-painted latency over N scenes and exit",
                                "n"};

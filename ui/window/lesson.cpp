@@ -4,6 +4,7 @@
 #include "model/core/files.h"
 #include "model/core/json_limits.h"
 #include "model/data/npy.h"
+#include "model/shapes/counterfactual.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/imaging/image_writer.h"
 
@@ -273,6 +274,10 @@ QString writeLesson(const Lesson& l, const QString& path, const QString& resourc
         {"timeline", QJsonObject{{"folder", relativeTo(dir, l.timelineFolder)},
                                  {"position", l.timelinePosition}}},
         {"panel", l.panel},
+        {"circuits", QJsonObject{{"object", l.circuitsObject},
+                                 {"change", l.circuitsChange},
+                                 {"word", l.circuitsWord},
+                                 {"noising", l.circuitsNoising}}},
         {"selection", QJsonObject{{"step", l.step},
                                   {"layer", l.layer},
                                   {"head", l.head},
@@ -365,6 +370,12 @@ Lesson parseLesson(const QByteArray& bytes, const QString& path, const QString& 
     l.panel = text(root, "panel", "panel");
     if (l.panel.isEmpty())
         l.panel = QStringLiteral("caption");
+    const QJsonObject cir = object(root, "circuits", "circuits"); // absent before issue 39
+    l.circuitsObject = index(cir, "object", -1, -1, kMaxIndex, "circuits.object");
+    l.circuitsChange = index(cir, "change", -1, -1, kChangeCount - 1, "circuits.change");
+    l.circuitsWord = index(cir, "word", -1, -1, kMaxIndex, "circuits.word");
+    l.circuitsNoising =
+        typed(cir, "noising", QJsonValue::Bool, "circuits.noising").toBool(false);
     const QJsonObject sel = object(root, "selection", "selection");
     l.step = index(sel, "step", 0, 0, kMaxIndex, "selection.step");
     l.layer = index(sel, "layer", 0, 0, kMaxIndex, "selection.layer");

@@ -36,6 +36,11 @@ struct Lesson {
     double opacity = 0.75;
     bool autoContrast = true;
     std::vector<uint8_t> headsOff;
+    // The Circuits panel's pair: object `circuitsObject` of the scene with change
+    // `circuitsChange` (Change's order; -1: no pair), the input position measured (-1: where
+    // the captions part) and the direction. Reopened, the pair is made and run again.
+    int circuitsObject = -1, circuitsChange = -1, circuitsWord = -1;
+    bool circuitsNoising = false;
 };
 
 // Files below the lesson's folder are stored relative to it; the bundled files (below

@@ -92,6 +92,7 @@ void MainWindow::buildPanels() {
     connect(m_explainPanel, &ExplainPanel::explainRequested, m_session, &Session::requestExplain);
     connect(m_explainPanel, &ExplainPanel::walkthroughRequested, m_session,
             &Session::requestWalkthrough);
+    buildCircuitsPanel();
     connect(m_headsPanel, &HeadsPanel::headsChanged, m_session, &Session::setHeadsOff);
     connect(m_headsPanel, &HeadsPanel::importanceRequested, m_session,
             &Session::requestHeadImportance);

@@ -25,6 +25,7 @@ class ComparePanel;
 class DecodePanel;
 class BeamPanel;
 class ExplainPanel;
+class CircuitsPanel;
 class HeadsPanel;
 class PePanel;
 class SceneEditor;
@@ -74,6 +75,7 @@ class MainWindow final : public QMainWindow {
     HeadsPanel* headsPanel() const;                                  // up to date with view()
     BeamPanel* beamPanel() const;                                    // up to date with view()
     ExplainPanel* explainPanel() const;                              // up to date with view()
+    CircuitsPanel* circuitsPanel() const;                            // up to date with view()
     ComparePanel* comparePanel() const { return m_comparePanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     TrainPanel* trainPanel() const { return m_trainPanel; }
@@ -108,6 +110,7 @@ class MainWindow final : public QMainWindow {
 
   private:
     void buildPanels();
+    void buildCircuitsPanel(); // main_window_circuits.cpp
     void addPanel(const QString& key, QWidget* panel, const QString& title);
     void showAblation();
     void syncSceneEditor(); // the editor tab shown: take up the scene, show its caption, banner
@@ -153,6 +156,7 @@ class MainWindow final : public QMainWindow {
     HeadsPanel* m_headsPanel;
     BeamPanel* m_beamPanel;
     ExplainPanel* m_explainPanel;
+    CircuitsPanel* m_circuitsPanel;
     ComparePanel* m_comparePanel;
     TimelinePanel* m_timelinePanel;
     TrainPanel* m_trainPanel;

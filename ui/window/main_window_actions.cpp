@@ -133,6 +133,8 @@ void MainWindow::buildViewMenu() {
                     [this] { showPanel("scene"); });
     view->addAction(tr("T&raining Panel"), QKeySequence(Qt::CTRL | Qt::Key_9), this,
                     [this] { showPanel("train"); });
+    view->addAction(tr("Circ&uits Panel"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                    [this] { showPanel("circuits"); });
 
     view->addSeparator();
     m_presenterAction =

@@ -1,6 +1,7 @@
 // The main window's teaching tools: checkpoint comparison, the training timeline, the scene
 // editor, and lessons (save and reopen a teaching moment).
 #include "model/core/files.h"
+#include "ui/panels/circuits_panel.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/heads_panel.h"
 #include "ui/panels/scene_editor.h"
@@ -149,12 +150,30 @@ void MainWindow::onCompared(const cl::ui::CompareResult& result) {
     emit compared();
 }
 
+namespace {
+// What a lesson's scene records (lesson.cpp): a square canvas, solid upright objects, no look.
+bool classicScene(const SceneSpec& s) {
+    const Look& k = s.look;
+    const bool plain = !k.hardEdges && k.frame == 0 && k.texture == 0 && k.light == 0 &&
+                       k.shadow == 0 && k.blur == 0 && k.sensorNoise == 0 && k.jpegQuality == 0 &&
+                       k.lamp == 0 && k.castShadow == 0 && k.vignette == 0 && k.crease == 0 &&
+                       k.whiteBalance == std::array<double, 3>{1, 1, 1};
+    return plain && s.canvasWidth == 0 && s.canvasHeight == 0 &&
+           std::all_of(s.objects.begin(), s.objects.end(), [](const SceneObject& o) {
+               return o.fill == Fill::Solid && o.angle == 0 && o.stroke == 0;
+           });
+}
+} // namespace
+
 Lesson MainWindow::currentLesson() const {
     Lesson l;
     const CaptionInput& shown = m_session->shown();
     if (m_session->viewFromEditor()) {
         l.input = Lesson::Input::Scene;
         l.scene = m_sceneEditor->spec();
+    } else if (shown.scene && classicScene(*shown.scene)) { // a Random Scene stays editable
+        l.input = Lesson::Input::Scene;
+        l.scene = *shown.scene;
     } else if (!shown.features.empty()) {
         l.input = Lesson::Input::Features;
         l.featuresPath = shown.featuresPath;
@@ -181,6 +200,10 @@ Lesson MainWindow::currentLesson() const {
     l.opacity = m_selection->opacity();
     l.autoContrast = m_selection->autoContrast();
     l.headsOff = m_session->headsOff();
+    l.circuitsObject = m_circuitsPanel->pairObject();
+    l.circuitsChange = m_circuitsPanel->pairChange();
+    l.circuitsWord = m_circuitsPanel->measuredWord();
+    l.circuitsNoising = m_circuitsPanel->noising();
     return l;
 }
 
@@ -268,6 +291,13 @@ void MainWindow::applyLessonView(const Lesson& l) {
     m_comparePanel->setPair(l.compareA, l.compareB);
     m_comparePanel->setHeadPair(l.compareHeadA, l.compareHeadB);
     m_comparePanel->setStep(l.compareStep);
+    if (l.circuitsChange >= 0) { // the pair again, measured as it was, and run
+        CircuitsPanel* circuits = circuitsPanel();
+        circuits->setMeasuredWord(l.circuitsWord);
+        circuits->setNoising(l.circuitsNoising);
+        if (circuits->makeScenePair(l.circuitsObject, l.circuitsChange))
+            circuits->run();
+    }
     showPanel(l.panel);
     emit lessonOpened();
 }

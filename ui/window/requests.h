@@ -27,13 +27,14 @@ enum class CaptionPurpose {
     Explain,        // the maps of one word (core/explain.h)
     Walkthrough,    // one head's Q . K numbers (core/walkthrough.h)
     HeadImportance, // every head's cost (core/head_importance.h)
+    Circuits,       // patching a clean/corrupted pair and the logit lens (core/patching.h)
 };
-inline constexpr std::size_t kCaptionPurposes = 8;
+inline constexpr std::size_t kCaptionPurposes = 9;
 inline constexpr std::size_t index(CaptionPurpose p) { return static_cast<std::size_t>(p); }
 
 // A request supersedes the older ones of its lane only (the worker skips those unprocessed).
 // Main and Reference share one: a reference belongs to the main caption it was asked for.
-inline constexpr std::size_t kRequestLanes = 7;
+inline constexpr std::size_t kRequestLanes = 8;
 inline constexpr std::size_t requestLane(CaptionPurpose p) {
     switch (p) {
     case CaptionPurpose::Main:
@@ -51,6 +52,8 @@ inline constexpr std::size_t requestLane(CaptionPurpose p) {
         return 5;
     case CaptionPurpose::HeadImportance:
         return 6;
+    case CaptionPurpose::Circuits:
+        return 7;
     }
     return 0; // not reached: every purpose is a case above
 }
@@ -62,7 +65,8 @@ struct CaptionRequest {
                              Ablation = Purpose::Ablation, Reference = Purpose::Reference,
                              Beam = Purpose::Beam, Explain = Purpose::Explain,
                              Walkthrough = Purpose::Walkthrough,
-                             HeadImportance = Purpose::HeadImportance;
+                             HeadImportance = Purpose::HeadImportance,
+                             Circuits = Purpose::Circuits;
     quint64 id = 0;
     Purpose purpose = Main;
     RgbImage image;              // image models
@@ -72,12 +76,21 @@ struct CaptionRequest {
     bool beamChoice = false; // Main: options.forcedPrefix is a beam hypothesis, not the user's
     ExplainOptions explain;  // Explain: the word and methods
     WalkthroughOptions walkthrough; // Walkthrough: the layer, head, query and kind
+    RgbImage corrupt;               // Circuits: the corrupted image (`image` is the clean one)
+    PatchOptions patch;             // Circuits: the position measured, the direction
+};
+
+// The Circuits panel's answer: every site patched (and its attribution estimate), and the logit
+// lens and direct logit attribution of the clean image's caption.
+struct CircuitsResult {
+    PatchReport patch;
+    LensReport lens;
 };
 
 // The worker's answer to a CaptionRequest: one value of the kind its purpose asks for, or the
 // failure's one line.
-using CaptionResult =
-    std::variant<CaptionTrace, BeamCaption, Explanation, AttentionWalkthrough, HeadImportance>;
+using CaptionResult = std::variant<CaptionTrace, BeamCaption, Explanation, AttentionWalkthrough,
+                                   HeadImportance, CircuitsResult>;
 struct CaptionAnswer {
     quint64 id = 0;
     CaptionPurpose purpose = CaptionPurpose::Main;
@@ -129,6 +142,7 @@ Q_DECLARE_METATYPE(cl::BeamCaption)
 Q_DECLARE_METATYPE(cl::Explanation)
 Q_DECLARE_METATYPE(cl::AttentionWalkthrough)
 Q_DECLARE_METATYPE(cl::HeadImportance)
+Q_DECLARE_METATYPE(cl::ui::CircuitsResult)
 Q_DECLARE_METATYPE(cl::ModelInfo)
 Q_DECLARE_METATYPE(cl::ui::CaptionRequest)
 Q_DECLARE_METATYPE(cl::ui::CaptionAnswer)

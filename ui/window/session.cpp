@@ -25,6 +25,7 @@ Session::Session(QObject* parent) : QObject(parent) {
     qRegisterMetaType<cl::Explanation>();
     qRegisterMetaType<cl::AttentionWalkthrough>();
     qRegisterMetaType<cl::HeadImportance>();
+    qRegisterMetaType<cl::ui::CircuitsResult>();
     qRegisterMetaType<cl::ModelInfo>();
     qRegisterMetaType<cl::ui::CaptionRequest>();
     qRegisterMetaType<cl::ui::CaptionAnswer>();
@@ -104,6 +105,19 @@ void Session::requestHeadImportance() {
     for (size_t t = 0; r.options.forcedPrefix.empty() && t < forced; ++t)
         r.options.forcedPrefix.push_back(m_view.trace.steps[t].id);
     send(r);
+}
+
+void Session::requestCircuits(const cl::RgbImage& corrupt, const cl::PatchOptions& options) {
+    if (!m_view.valid())
+        return;
+    CaptionRequest r = makeRequest(CaptionRequest::Circuits, m_shown);
+    r.corrupt = corrupt;
+    r.patch = options;
+    send(r);
+}
+
+void Session::cancelCircuits() {
+    pending(CaptionPurpose::Circuits) = 0; // its answer, when it comes, is dropped
 }
 
 void Session::caption(const CaptionInput& input) {
@@ -214,6 +228,10 @@ void Session::deliver(const CaptionAnswer& a) {
         if (const auto* h = valueOf<HeadImportance>(a))
             return emit headImportanceReady(*h);
         return fail(a.purpose, tr("no head importance came back"));
+    case P::Circuits:
+        if (const auto* c = valueOf<CircuitsResult>(a))
+            return emit circuitsReady(*c);
+        return fail(a.purpose, tr("no patching came back"));
     }
 }
 
@@ -227,6 +245,7 @@ void Session::showCaption(const cl::CaptionTrace& trace) {
     m_shown = m_latest;
     m_view.image = m_shown.image.image;
     m_view.imageName = m_shown.name;
+    m_view.scene = m_shown.scene;
     m_view.trace = trace;
     m_view.model = m_model;
     m_view.headsOff = int(std::count(m_captionHeadsOff.begin(), m_captionHeadsOff.end(), 1));
@@ -251,6 +270,8 @@ void Session::fail(CaptionPurpose purpose, const QString& message) {
         return emit walkthroughFailed(message);
     case P::HeadImportance:
         return emit headImportanceFailed(message);
+    case P::Circuits:
+        return emit circuitsFailed(message);
     case P::Branch:
     case P::Ablation:
     case P::Reference:

@@ -52,6 +52,10 @@ class Session final : public QObject {
     // What switching each head off alone costs the input on screen, every head on
     // (headImportanceReady); a forced branch or beam hypothesis on screen is scored as shown.
     void requestHeadImportance();
+    // Activation patching of the input on screen (clean) against `corrupt`, with the logit lens
+    // of the clean caption (circuitsReady or circuitsFailed); cancelCircuits drops the answer.
+    void requestCircuits(const cl::RgbImage& corrupt, const cl::PatchOptions& options);
+    void cancelCircuits();
     void openCheckpoint(const QString& path, const QString& device);
     void cancel(); // drops the checkpoint load and the caption in flight
     void setHeadsOff(const std::vector<uint8_t>& off); // re-captions what is on screen
@@ -97,6 +101,8 @@ class Session final : public QObject {
     void walkthroughFailed(const QString& message);
     void headImportanceReady(const cl::HeadImportance& result);
     void headImportanceFailed(const QString& message);
+    void circuitsReady(const cl::ui::CircuitsResult& result);
+    void circuitsFailed(const QString& message);
     void modelChanged(const cl::ModelInfo& info);
     void busyChanged(const QString& message); // empty when idle
     void failed(const QString& message);
