@@ -1,6 +1,7 @@
 #include "model/api/captioner.h"
 
 #include "model/decode/beam.h"
+#include "model/decode/decode_scope.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
 #include "model/explain/head_importance.h"
@@ -18,54 +19,6 @@
 namespace cl {
 
 namespace {
-
-// Everything one decode call switches on the shared model, undone when it returns: inference
-// mode, the positional encoding, and the heads the options switch off (their output zeroed).
-class DecodeScope {
-  public:
-    // `inference` false: autograd stays on (explanations take gradients).
-    DecodeScope(CaptioningTransformer& m, const DecodeOptions& options, bool inference = true)
-        : m_inference(inference), m_model(m) {
-        const auto& c = m->config();
-        const auto& off = options.headsOff;
-        // Checked before anything changes: a constructor that throws runs no destructor.
-        if (!off.empty() && static_cast<int64_t>(off.size()) != c.numLayers * 2 * c.numHeads)
-            throw std::invalid_argument("head mask has " + std::to_string(off.size()) +
-                                        " entries; this model needs layers x 2 x heads = " +
-                                        std::to_string(c.numLayers * 2 * c.numHeads));
-        if (!off.empty())
-            switchHeadsOff(off);
-        m_model->positional_encoding->setEnabled(options.positionalEncoding);
-    }
-    ~DecodeScope() {
-        m_model->positional_encoding->setEnabled(true);
-        for (size_t l = 0; l < m_model->transformer->size(); ++l) {
-            m_model->transformer->layer(l).self_attn->setHeadMask({});
-            m_model->transformer->layer(l).cross_attn->setHeadMask({});
-        }
-    }
-    DecodeScope(const DecodeScope&) = delete;
-    DecodeScope& operator=(const DecodeScope&) = delete;
-
-  private:
-    void switchHeadsOff(const std::vector<uint8_t>& off) {
-        const auto& c = m_model->config();
-        const auto device = m_model->parameters().front().device();
-        for (int64_t l = 0; l < c.numLayers; ++l) {
-            auto& layer = m_model->transformer->layer(static_cast<size_t>(l));
-            for (int kind = 0; kind < 2; ++kind) {
-                auto keep = torch::ones({c.numHeads});
-                for (int64_t h = 0; h < c.numHeads; ++h)
-                    if (off[static_cast<size_t>((l * 2 + kind) * c.numHeads + h)])
-                        keep[h] = 0.0;
-                (kind == 0 ? layer.self_attn : layer.cross_attn)->setHeadMask(keep.to(device));
-            }
-        }
-    }
-
-    c10::InferenceMode m_inference; // first: the masks above are made inside it
-    CaptioningTransformer& m_model;
-};
 
 // The image's half of the out-of-world check (`featureScore`) and the caption's half
 // (novelty/caption_check.h); a caption the user forced words into is the user's, not evidence.
@@ -405,99 +358,6 @@ AttentionWalkthrough Captioner::walkthroughFeatures(const std::vector<float>& ro
     return walk(*d->model, d->vocab, d->model->memory(x), trace, o);
 }
 
-namespace {
-
-// The lens of `trace` over `memory`: fed <START> and the caption's tokens but the last, each
-// position predicting the caption's next token.
-LensReport lens(CaptioningTransformerImpl& model, const Vocabulary& vocab,
-                const torch::Tensor& memory, const CaptionTrace& trace, int64_t top) {
-    std::vector<int64_t> fed{vocab.startId()}, predicted;
-    for (size_t t = 0; t < trace.steps.size(); ++t) {
-        predicted.push_back(trace.steps[t].id);
-        if (t + 1 < trace.steps.size())
-            fed.push_back(trace.steps[t].id);
-    }
-    if (predicted.empty())
-        throw std::invalid_argument("the caption is empty: nothing to read through the lens");
-    try {
-        return explain::logitLens(model, memory, fed, predicted, vocab.words(), top);
-    } catch (const c10::Error& e) {
-        throw std::runtime_error(std::string("the logit lens failed: ") +
-                                 e.what_without_backtrace());
-    }
-}
-
-} // namespace
-
-namespace {
-
-// The pair as patching needs it: both memories, the tokens fed (<START> and the clean caption's
-// but the last), the position measured and the two words compared there.
-struct PatchPair {
-    CaptionTrace clean, corrupt;
-    torch::Tensor cleanMemory, corruptMemory;
-    std::vector<int64_t> fed;
-    int64_t position = 0, cleanWord = 0, corruptWord = 0;
-};
-
-int64_t partingPosition(const CaptionTrace& a, const CaptionTrace& b) {
-    for (size_t k = 0; k < std::min(a.steps.size(), b.steps.size()); ++k)
-        if (a.steps[k].id != b.steps[k].id)
-            return int64_t(k);
-    throw std::invalid_argument("the two images get the same caption: choose the word to measure "
-                                "(its position in the caption)");
-}
-
-// The corrupted run's word at `position` with the clean caption fed: its best word, or its second
-// when that is the clean word (a position the user chose, where the two runs agree).
-int64_t corruptedChoice(CaptioningTransformerImpl& model, const PatchPair& p) {
-    torch::NoGradGuard noGrad;
-    const auto ids = torch::tensor(p.fed, torch::kLong).to(p.cleanMemory.device()).unsqueeze(0);
-    const auto logits = model.decode(p.corruptMemory, ids)[0][p.position];
-    const auto best = std::get<1>(logits.topk(2));
-    const int64_t first = best[0].item<int64_t>();
-    return first != p.cleanWord ? first : best[1].item<int64_t>();
-}
-
-} // namespace
-
-namespace {
-
-// The position, the two words and every site of a pair whose traces and memories are known.
-PatchReport patchPair(CaptioningTransformerImpl& model, const Vocabulary& vocab, PatchPair p,
-                      const PatchOptions& options) {
-    for (size_t t = 0; t + 1 < p.clean.steps.size(); ++t)
-        p.fed.push_back(p.clean.steps[t].id);
-    p.position = options.position >= 0 ? options.position : partingPosition(p.clean, p.corrupt);
-    if (p.position >= int64_t(p.clean.steps.size()))
-        throw std::invalid_argument("the caption has no word " + std::to_string(p.position) +
-                                    " (it has " + std::to_string(p.clean.steps.size()) + ")");
-    p.cleanWord = p.clean.steps[size_t(p.position)].id;
-    p.corruptWord = options.position >= 0 ? corruptedChoice(model, p)
-                                          : p.corrupt.steps[size_t(p.position)].id;
-    PatchReport r;
-    try {
-        auto numbers = explain::patchEverySite(model, p.cleanMemory, p.corruptMemory, p.fed,
-                                               p.position, p.cleanWord, p.corruptWord,
-                                               options.noising);
-        r.cleanLogitDiff = numbers.cleanLogitDiff;
-        r.corruptLogitDiff = numbers.corruptLogitDiff;
-        r.sites = std::move(numbers.sites);
-        r.estimateCorrelation = numbers.estimateCorrelation;
-    } catch (const c10::Error& e) {
-        throw std::runtime_error(std::string("patching failed: ") + e.what_without_backtrace());
-    }
-    r.cleanCaption = p.clean.text();
-    r.corruptCaption = p.corrupt.text();
-    r.position = p.position;
-    r.cleanWord = vocab.words().at(size_t(p.cleanWord));
-    r.corruptWord = vocab.words().at(size_t(p.corruptWord));
-    r.gridSide = p.clean.gridSide;
-    r.noising = options.noising;
-    return r;
-}
-
-} // namespace
 
 PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrupt,
                                    const DecodeOptions& decode, const PatchOptions& options) {
@@ -506,7 +366,7 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
                                     "feature file");
     const auto traces = d->decodeImages({clean, corrupt}, decode, false);
     DecodeScope scope(d->model, decode, false); // attribution patching takes a gradient
-    return patchPair(*d->model, d->vocab,
+    return explain::patchPair(*d->model, d->vocab,
                      {traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
                       d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}},
                      options);
@@ -524,7 +384,7 @@ PatchReport Captioner::patchFeatures(const std::vector<float>& clean,
                            .to(d->device);
         return d->model->memory(x);
     };
-    return patchPair(*d->model, d->vocab,
+    return explain::patchPair(*d->model, d->vocab,
                      {a, b, memoryOf(clean), memoryOf(corrupt), {d->vocab.startId()}}, options);
 }
 
@@ -549,7 +409,7 @@ double Captioner::patchImagesTogether(const RgbImage& clean, const RgbImage& cor
 LensReport Captioner::lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top) {
     const CaptionTrace trace = d->decodeImages({image}, decode, false).front();
     DecodeScope scope(d->model, decode);
-    return lens(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace, top);
+    return explain::lensOfTrace(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace, top);
 }
 
 LensReport Captioner::lensFeatures(const std::vector<float>& row, const DecodeOptions& decode,
@@ -558,7 +418,7 @@ LensReport Captioner::lensFeatures(const std::vector<float>& row, const DecodeOp
     DecodeScope scope(d->model, decode);
     const auto x = torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
                        .to(d->device);
-    return lens(*d->model, d->vocab, d->model->memory(x), trace, top);
+    return explain::lensOfTrace(*d->model, d->vocab, d->model->memory(x), trace, top);
 }
 
 namespace {

@@ -110,4 +110,22 @@ LensReport logitLens(CaptioningTransformerImpl& model, const torch::Tensor& memo
     return out;
 }
 
+LensReport lensOfTrace(CaptioningTransformerImpl& model, const Vocabulary& vocab,
+                       const torch::Tensor& memory, const CaptionTrace& trace, int64_t top) {
+    std::vector<int64_t> fed{vocab.startId()}, predicted;
+    for (size_t t = 0; t < trace.steps.size(); ++t) {
+        predicted.push_back(trace.steps[t].id);
+        if (t + 1 < trace.steps.size())
+            fed.push_back(trace.steps[t].id);
+    }
+    if (predicted.empty())
+        throw std::invalid_argument("the caption is empty: nothing to read through the lens");
+    try {
+        return logitLens(model, memory, fed, predicted, vocab.words(), top);
+    } catch (const c10::Error& e) {
+        throw std::runtime_error(std::string("the logit lens failed: ") +
+                                 e.what_without_backtrace());
+    }
+}
+
 } // namespace cl::explain

@@ -2,6 +2,8 @@
 // Activation patching (core/patching.h) on tensors: the clean and corrupted runs recorded, then
 // every site patched in one batched pass of the decoder, one row per site.
 #include "model/core/patching.h"
+#include "model/core/trace.h"
+#include "model/core/vocabulary.h"
 #include "model/nn/captioning_transformer.h"
 
 namespace cl::explain {
@@ -34,5 +36,19 @@ double patchTogether(CaptioningTransformerImpl& model, const torch::Tensor& clea
                      const torch::Tensor& corruptMemory, const std::vector<int64_t>& fed,
                      int64_t position, int64_t cleanWord, int64_t corruptWord, bool noising,
                      const std::vector<PatchSite>& sites);
+
+// The pair as patching needs it: both memories, the tokens fed (<START> and the clean caption's
+// but the last), the position measured and the two words compared there.
+struct PatchPair {
+    CaptionTrace clean, corrupt;
+    torch::Tensor cleanMemory, corruptMemory;
+    std::vector<int64_t> fed;
+    int64_t position = 0, cleanWord = 0, corruptWord = 0;
+};
+
+// The position (where the captions part unless options.position says), the two words and every
+// site of a pair whose traces and memories are known; LibTorch's errors become one line.
+PatchReport patchPair(CaptioningTransformerImpl& model, const Vocabulary& vocab, PatchPair p,
+                      const PatchOptions& options);
 
 } // namespace cl::explain
