@@ -2,7 +2,8 @@
 # Trains the shipped default model and everything that ships with it, from its seed, on this
 # machine's cores: resources/models/default.pt, the training timeline default-run/ (snapshots at
 # 1,000 and 4,000 steps and the final one), each with its out-of-world calibration and stored
-# figures (eval on 200 held-out scenes, the four robustness suites, what each head costs).
+# figures (eval on 200 held-out scenes, the four robustness suites, what each head costs, the
+# circuits lab's ground-truth scores on 100 counterfactual pairs per kind).
 #
 #   scripts/train-default.sh [WORKDIR]      (default: build/default-model; about 75 min, 2 cores)
 #
@@ -37,6 +38,7 @@ models=("$WORK/default-step1000.pt" "$WORK/default-step4000.pt" "$WORK/default.p
 if ! stamp eval; then
   for m in "${models[@]}"; do "$CLI" eval --checkpoint "$m" --scenes 200 --store >/dev/null; done
   "$CLI" eval --checkpoint "$WORK/default.pt" --head-importance --store >/dev/null
+  "$CLI" eval --checkpoint "$WORK/default.pt" --circuits --scenes 100 --store >/dev/null
   done_ eval
 fi
 if ! stamp suites; then

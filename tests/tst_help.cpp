@@ -186,7 +186,7 @@ void TestHelp::lessonTitlesComeFromFileNames() {
              QString("Position code matters"));
     QCOMPARE(ui::lessonTitle("plain.cllesson"), QString("Plain"));
     const QStringList lessons = ui::sampleLessons(CL_SOURCE_DIR "/resources/lessons");
-    QCOMPARE(lessons.size(), 4);
+    QCOMPARE(lessons.size(), 5);
     QVERIFY(lessons.first().endsWith("1-where-words-look.cllesson"));
     QVERIFY(ui::sampleLessons(CL_SOURCE_DIR "/no-such-folder").isEmpty());
 }
