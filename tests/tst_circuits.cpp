@@ -115,6 +115,11 @@ void TestCircuits::onePairOneClickThenRun() {
     QVERIFY2(layers->describeCell(layers->rows() - 1, last).contains("restores 1.000"),
              qPrintable(layers->describeCell(layers->rows() - 1, last)));
     QVERIFY(!p->cellTile()->composed().isNull());
+    // Hovering the image-cell map reads out the cell under the pointer.
+    const QRect map = p->cellTile()->mapRect();
+    const QString corner = p->describeCellAt(map.topLeft() + QPoint(2, 2));
+    QVERIFY2(corner.startsWith("image cell row 1, column 1: restores"), qPrintable(corner));
+    QVERIFY(p->describeCellAt(map.bottomRight() + QPoint(5, 5)).isEmpty());
     // The estimate: the same grid from attribution patching.
     p->showBox()->setCurrentIndex(1);
     QVERIFY(p->showsEstimate());

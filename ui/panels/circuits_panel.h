@@ -67,12 +67,17 @@ class CircuitsPanel final : public QWidget, public Panel {
     QPushButton* cancelButton() const { return m_cancel; }
     QComboBox* showBox() const { return m_show; }
     int dlaPosition() const { return m_dlaPosition; }
+    // The hover text of the image-cell map at `pos` (its widget's pixels); empty off the grid.
+    QString describeCellAt(QPoint pos) const;
     void setDlaPosition(int position);
 
   signals:
     void patchRequested(const cl::RgbImage& corrupt, const cl::PatchOptions& options);
     void cancelRequested();
     void csvRequested(); // the window asks where to write it
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override; // the cell map's tooltips
 
   private:
     QWidget* buildPairBox();

@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
@@ -90,6 +91,7 @@ QWidget* CircuitsPanel::buildResults() {
     m_attention = new AttentionTile(page);
     for (auto* t : {m_cells, m_attention})
         t->setLeastMapSide(180);
+    m_cells->installEventFilter(this);
     m_lens = new QTableWidget(page);
     m_lens->setObjectName(QStringLiteral("logitLens"));
     m_lens->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -148,6 +150,35 @@ QWidget* CircuitsPanel::buildResults() {
     column->addWidget(m_lens);
     column->addWidget(m_dla);
     return page;
+}
+
+QString CircuitsPanel::describeCellAt(QPoint pos) const {
+    const QRect r = m_cells->mapRect();
+    const auto side = m_result.patch.gridSide;
+    if (!m_hasResult || side <= 0 || r.isEmpty() || !r.contains(pos))
+        return {};
+    const int cell = cellAt(unitGridMap(m_view.trace, m_view.image),
+                            double(pos.x() - r.x()) / r.width(), double(pos.y() - r.y()) / r.height());
+    const auto real = cellValues(m_result.patch, false), est = cellValues(m_result.patch, true);
+    if (cell < 0 || size_t(cell) >= real.size())
+        return {};
+    return tr("image cell row %1, column %2: restores %3 (estimate %4)")
+        .arg(cell / side + 1)
+        .arg(cell % side + 1)
+        .arg(figureText(real[size_t(cell)]), figureText(est[size_t(cell)]));
+}
+
+bool CircuitsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_cells && event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = describeCellAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, m_cells);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void CircuitsPanel::setResult(const CircuitsResult& result) {
