@@ -120,7 +120,7 @@ void TestHelp::quickTourOpensASampleLesson() {
     tour->trigger();
     auto* list = waitForChild<QListWidget>(m_f.window.get(), "lessons");
     QVERIFY(list);
-    QCOMPARE(list->count(), 4);
+    QCOMPARE(list->count(), 5);
     QCOMPARE(list->item(1)->text(), QString("Left of or right of"));
     QSignalSpy opened(m_f.window.get(), &ui::MainWindow::lessonOpened);
     // Select the second lesson and press Open, as a person would.
