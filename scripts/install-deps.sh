@@ -8,7 +8,8 @@
 # test fixtures. Run as root (or through sudo). libopenblas0-pthread matters: Debian's LibTorch
 # calls the generic libblas.so.3, which without it is the reference BLAS, about 30x slower on
 # matrix products. libgloo-dev has the headers of the collectives behind LibTorch's c10d
-# (data-parallel training).
+# (data-parallel training). chromium runs the exported web pages in CTest (tests/web_page_test.py:
+# headless, driven over the DevTools protocol's pipe).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -19,7 +20,7 @@ PACKAGES=(
   libtorch-dev libopenblas0-pthread libgloo-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev
   python3-torch python3-numpy python3-h5py python3-pil
-  xvfb xauth
+  xvfb xauth chromium
   clang libclang-rt-14-dev lld
   librsvg2-bin help2man dpkg-dev
   desktop-file-utils appstream shared-mime-info xdg-utils libfile-mimeinfo-perl

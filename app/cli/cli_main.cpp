@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     cl::cli::addQkCommand(app);
     cl::cli::addLensCommand(app);
     cl::cli::addPatchCommand(app);
+    cl::cli::addExportHtmlCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

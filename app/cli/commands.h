@@ -29,6 +29,7 @@ void addExplainCommand(CLI::App& app);
 void addQkCommand(CLI::App& app);
 void addLensCommand(CLI::App& app);
 void addPatchCommand(CLI::App& app);
+void addExportHtmlCommand(CLI::App& app);
 
 // --word I|WORD: a caption step's index (0 first), or the first step whose token it is; throws
 // naming the caption otherwise.

@@ -3,6 +3,7 @@
 #include "app/gui/caption_worker.h"
 #include "app/gui/compare_worker.h"
 #include "app/gui/courier.h"
+#include "app/gui/web_export.h"
 #include "ui/window/main_window.h"
 
 #include <functional>
@@ -57,6 +58,9 @@ ModelThread::ModelThread(ui::MainWindow& window)
     queue(m_worker, &W::checkpointOpened, session, &S::onCheckpointOpened, m_windowCourier);
     queue(m_worker, &W::checkpointFailed, session, &S::onCheckpointFailed, m_windowCourier);
     m_thread.start();
+    window.setWebPageMaker([](const ui::CaptionView& v, int step, int layer, int head) {
+        return webPageOf(v, step, layer, head);
+    });
 
     m_compare->moveToThread(&m_compareThread);
     QObject::connect(&m_compareThread, &QThread::finished, m_compare, lastWords,

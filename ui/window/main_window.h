@@ -8,6 +8,9 @@
 
 #include <QMainWindow>
 
+#include <functional>
+#include <string>
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -60,6 +63,12 @@ class MainWindow final : public QMainWindow {
     CourseBrowser* courseBrowser() const { return m_courseBrowser; }
     bool exportView(const QString& path); // .png or .pdf: the whole panel, no scroll bars
     bool exportAttentionCsv(const QString& path);
+    // File > Export Web Page: the page of the caption on screen, opened on the selected word,
+    // layer and head. The page is made by what app/ hands in (ui/ makes no JSON), on this thread.
+    using WebPageMaker =
+        std::function<std::string(const CaptionView& view, int step, int layer, int head)>;
+    void setWebPageMaker(WebPageMaker make) { m_webPage = std::move(make); }
+    bool exportWebPage(const QString& path);
     // "three-shapes-attention-L2-avg-circle.png": input, panel, layer, head and word.
     QString exportName(const QString& what, const QString& suffix) const;
 
@@ -147,6 +156,7 @@ class MainWindow final : public QMainWindow {
 
     Session* m_session;
     mutable PanelRouter m_panels; // fills panels lazily, also from const getters
+    WebPageMaker m_webPage;
     Selection* m_selection;
     QTabWidget* m_tabs;
     CaptionPanel* m_captionPanel;

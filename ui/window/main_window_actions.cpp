@@ -99,6 +99,12 @@ void MainWindow::buildActions() {
             showError(tr("Could not write %1").arg(p));
     });
     exportView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export &Web Page…"), this, [this] {
+        const auto p = QFileDialog::getSaveFileName(
+            this, tr("Export web page"), exportName("page", "html"), tr("Web page (*.html)"));
+        if (!p.isEmpty() && !exportWebPage(p))
+            showError(tr("Could not write %1").arg(p));
+    });
     file->addAction(tr("Export Selected Attention &Matrix (CSV)…"), this, [this] {
         const auto p = QFileDialog::getSaveFileName(
             this, tr("Export attention"), exportName("selfattn", "csv"), tr("CSV (*.csv)"));
@@ -327,6 +333,24 @@ bool MainWindow::exportView(const QString& path) {
     if (ok)
         statusBar()->showMessage(tr("Exported the %1 panel to %2").arg(currentPanel(), path), 8000);
     return ok;
+}
+
+bool MainWindow::exportWebPage(const QString& path) {
+    if (!m_webPage || !view().valid() || view().image.isNull()) {
+        showError(tr("A web page shows an image's caption: open an image first"));
+        return false;
+    }
+    std::string page;
+    try {
+        page = m_webPage(view(), m_selection->step(), m_selection->layer(), m_selection->head());
+    } catch (const std::exception& e) {
+        showError(tr("Could not make the web page: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    if (!writeBytes(QByteArray::fromStdString(page), path).isEmpty())
+        return false;
+    statusBar()->showMessage(tr("Exported the web page to %1").arg(path), 8000);
+    return true;
 }
 
 bool MainWindow::exportAttentionCsv(const QString& path) {

@@ -1,0 +1,27 @@
+#include "app/gui/web_export.h"
+
+#include "app/common/web_page.h"
+
+#include <QBuffer>
+
+namespace cl {
+
+std::string webPageOf(const ui::CaptionView& view, int step, int layer, int head) {
+    WebPageInput in;
+    in.trace = view.trace;
+    in.model = view.model;
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    view.image.save(&buffer, "PNG");
+    in.png = png.toStdString();
+    in.imageWidth = view.image.width();
+    in.imageHeight = view.image.height();
+    in.name = view.imageName.toStdString();
+    in.step = step;
+    in.layer = layer;
+    in.head = head;
+    return webPage(in);
+}
+
+} // namespace cl
