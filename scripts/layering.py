@@ -91,11 +91,14 @@ def include_rules(rel, incs):
         if rel.startswith('ui/imaging/') and (name.startswith('ui/') and
                                               not name.startswith('ui/imaging/')):
             out.append(f'{where}: imaging sits below the widgets')
-        if rel.startswith(('ui/imaging/', 'app/cli/', 'app/common/')) and name.startswith(
+        if rel.startswith('ui/lessons/') and (name.startswith('ui/') and
+                                              not name.startswith(('ui/imaging/', 'ui/lessons/'))):
+            out.append(f'{where}: lessons sit below the widgets, over imaging')
+        if rel.startswith(('ui/imaging/', 'ui/lessons/', 'app/cli/', 'app/common/')) and name.startswith(
                 ('QtWidgets', 'QWidget', 'QMainWindow', 'QApplication', 'QLabel', 'QPushButton')):
             out.append(f'{where}: no widgets here')
         if rel.startswith('app/cli/') and name.startswith(('ui/', 'app/gui/')) and not \
-                name.startswith('ui/imaging/'):
+                name.startswith(('ui/imaging/', 'ui/lessons/')):
             out.append(f'{where}: the CLI uses no widgets')
     return out
 
@@ -184,12 +187,12 @@ def link_rules(walls):
     tiers = sorted(t for t in walls if t == 'model' or t.startswith('model_'))
     for t in tiers:
         forbid(t, qt, 'model/ has no Qt', False)
-    for t in ('ui', 'imaging', 'appcommon', 'guicore', 'captionlens', 'captionlens-cli'):
+    for t in ('ui', 'imaging', 'lessons', 'appcommon', 'guicore', 'captionlens', 'captionlens-cli'):
         forbid(t, torch, 'LibTorch is private to model/ (headers must not reach it)', True)
-    for t in tiers + ['imaging', 'ui']:
+    for t in tiers + ['imaging', 'lessons', 'ui']:
         forbid(t, lambda i: i in ('appcommon', 'guicore', 'captionlens', 'captionlens-cli'),
                'no upward dependency', False)
-    for t in ('imaging', 'appcommon', 'captionlens-cli'):
+    for t in ('imaging', 'lessons', 'appcommon', 'captionlens-cli'):
         forbid(t, widgets, 'no widgets below ui/ or in the CLI', False)
     forbid('appcommon', qt, 'app/common is Qt-free', False)
     # Each tier's own line must keep torch private.

@@ -13,7 +13,7 @@
 #include "ui/widgets/heatmap_plot.h"
 #include "ui/widgets/opacity_slider.h"
 #include "ui/widgets/word_chips.h"
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -6,7 +6,7 @@
 #include "ui/panels/selection.h"
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/scene_canvas.h"
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -3,7 +3,7 @@
 #include "tests/gui_fixture.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/window/help_dialogs.h"
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -174,6 +174,26 @@ def main():
         html = f.read()
     check("http://" not in html and "https://" not in html, "no address outside the file")
 
+    # A lesson exports as its page: its scene, word, layer and panel.
+    lesson_page = os.path.join(OUT, "lesson.html")
+    lesson = os.path.join(os.path.dirname(IMAGE), "..", "lessons", "1-where-words-look.cllesson")
+    subprocess.run([CLI, "export-html", "--lesson", lesson, "-o", lesson_page], check=True)
+    with open(lesson_page, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index('type="application/json">') + len('type="application/json">')
+    data = json.loads(text[start:text.index("</script>", start)])
+    with open(lesson, encoding="utf-8") as f:
+        saved = json.load(f)
+    check(data["selection"]["step"] == saved["selection"]["step"] and
+          data["selection"]["layer"] == saved["selection"]["layer"],
+          "the lesson's page opens on its word and layer")
+    check(data["focus"] == "h-cross", "the lesson's Caption panel is the page's attention part")
+    check(data["input"] == "scene" and data["caption"].startswith("a large green star"),
+          f"the lesson's scene is captioned ({data['caption']})")
+    bad = subprocess.run([CLI, "export-html", "-o", os.path.join(OUT, "none.html")],
+                         capture_output=True, text=True)
+    check(bad.returncode != 0 and bad.stderr.count("\n") == 1, "no input: one line, non-zero")
+
     with tempfile.TemporaryDirectory() as profile:
         b = Browser(profile)
         try:

@@ -6,7 +6,9 @@
 #include "app/common/web_page.h"
 #include "model/api/captioner.h"
 #include "model/core/files.h"
+#include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
+#include "ui/lessons/lesson.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,52 +18,119 @@
 #include <QFileInfo>
 
 #include <stdexcept>
+#include <vector>
 
 namespace cl::cli {
 
 namespace {
 
 struct ExportHtmlOptions {
-    std::string image, checkpoint, out;
+    std::string image, checkpoint, lesson, out;
     int64_t word = 0, layer = -1, head = -1;
 };
 
+QString bundledData(); // the app's share/captionlens: below
+
+// What the page shows: an image file, or a lesson's input with its checkpoint, word, layer,
+// head, switched-off heads and panel.
+struct PageSource {
+    QImage image;
+    std::string name, checkpoint, panel;
+    int64_t word = 0, layer = -1, head = -1;
+    std::vector<uint8_t> headsOff;
+};
+
+PageSource fromLesson(const std::string& path) {
+    const ui::Lesson l = ui::readLesson(QString::fromStdString(path), bundledData());
+    PageSource s;
+    if (l.input == ui::Lesson::Input::Scene) {
+        const Scene scene = renderScene(l.scene);
+        s.image = toQImage({l.scene.width(), l.scene.height(), scene.rgb});
+        s.name = "scene";
+    } else if (l.input == ui::Lesson::Input::Image) {
+        s.image = l.image;
+        s.name = l.imageName.toStdString();
+    } else {
+        throw std::invalid_argument("a web page shows an image; the lesson's input is " +
+                                    std::string(l.input == ui::Lesson::Input::Features
+                                                    ? "a feature row"
+                                                    : "missing"));
+    }
+    s.checkpoint = l.checkpoint.toStdString();
+    s.panel = l.panel.toStdString();
+    s.word = l.step;
+    s.layer = l.layer;
+    s.head = l.head;
+    s.headsOff = l.headsOff;
+    return s;
+}
+
+PageSource fromImage(const ExportHtmlOptions& o) {
+    const LoadedImage loaded = loadImage(QString::fromStdString(o.image));
+    if (!loaded.ok())
+        throw std::runtime_error(loaded.error.toStdString());
+    PageSource s;
+    s.image = loaded.image;
+    s.name = QFileInfo(QString::fromStdString(o.image)).fileName().toStdString();
+    s.word = o.word;
+    s.layer = o.layer;
+    s.head = o.head;
+    return s;
+}
+
 // The bundled model, found as the app finds it: $CAPTIONLENS_DATA, else share/captionlens beside
 // the program (installed) or in the build tree.
-std::string bundledModel() {
+QString bundledData() {
     const QString env = qEnvironmentVariable("CAPTIONLENS_DATA");
     const QDir bin(QCoreApplication::applicationDirPath());
     for (const QString& dir : {env, bin.filePath("../share/captionlens"),
                                bin.filePath("../../share/captionlens")})
         if (!dir.isEmpty() && QFileInfo::exists(dir + "/models/default.pt"))
-            return QDir::cleanPath(dir + "/models/default.pt").toStdString();
-    throw std::runtime_error("no bundled model found next to the program: pass --checkpoint");
+            return QDir::cleanPath(dir);
+    return {};
+}
+
+std::string bundledModel() {
+    const QString dir = bundledData();
+    if (dir.isEmpty())
+        throw std::runtime_error("no bundled model found next to the program: pass --checkpoint");
+    return (dir + "/models/default.pt").toStdString();
 }
 
 void runExportHtml(const ExportHtmlOptions& o) {
-    const LoadedImage loaded = loadImage(QString::fromStdString(o.image));
-    if (!loaded.ok())
-        throw std::runtime_error(loaded.error.toStdString());
-    auto model = Captioner::open(o.checkpoint.empty() ? bundledModel() : o.checkpoint);
+    if (o.image.empty() == o.lesson.empty())
+        throw std::invalid_argument("export-html takes an image or --lesson, one of them");
+    const PageSource src = o.lesson.empty() ? fromImage(o) : fromLesson(o.lesson);
+    const std::string checkpoint =
+        !o.checkpoint.empty() ? o.checkpoint : !src.checkpoint.empty() ? src.checkpoint
+                                                                       : bundledModel();
+    auto model = Captioner::open(checkpoint);
     if (model->info().config.memory != MemoryKind::ImageGrid)
-        throw std::invalid_argument("a web page shows an image: " + o.checkpoint +
+        throw std::invalid_argument("a web page shows an image: " + checkpoint +
                                     " reads feature vectors");
+    const QImage rgb = src.image.convertToFormat(QImage::Format_RGB888);
+    RgbImage pixels{rgb.width(), rgb.height(), {}};
+    for (int y = 0; y < rgb.height(); ++y)
+        pixels.pixels.insert(pixels.pixels.end(), rgb.constScanLine(y),
+                             rgb.constScanLine(y) + 3 * rgb.width());
     DecodeOptions d;
     d.maxLength = model->info().config.maxLength;
+    d.headsOff = src.headsOff;
     WebPageInput in;
-    in.trace = model->captionImages({loaded.rgb}, d).front();
+    in.trace = model->captionImages({pixels}, d).front();
     in.model = model->info();
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    loaded.image.save(&buffer, "PNG");
+    rgb.save(&buffer, "PNG");
     in.png = png.toStdString();
-    in.imageWidth = loaded.image.width();
-    in.imageHeight = loaded.image.height();
-    in.name = QFileInfo(QString::fromStdString(o.image)).fileName().toStdString();
-    in.step = o.word;
-    in.layer = o.layer;
-    in.head = o.head;
+    in.imageWidth = rgb.width();
+    in.imageHeight = rgb.height();
+    in.name = src.name;
+    in.step = src.word;
+    in.layer = src.layer;
+    in.head = src.head;
+    in.focus = src.panel;
     files::write(o.out, webPage(in));
 }
 
@@ -72,7 +141,9 @@ void addExportHtmlCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "export-html", "One self-contained interactive web page of an image's caption: attention "
                        "per word, layer and head, decoding step by step, the positional encoding");
-    cmd->add_option("image", o.image, "Image file")->required();
+    cmd->add_option("image", o.image, "Image file (or --lesson)");
+    cmd->add_option("--lesson", o.lesson,
+                    "A lesson (.cllesson): its input, checkpoint, word, layer, head and panel");
     addCheckpointOption(cmd, o.checkpoint, "Checkpoint file (default: the bundled model)");
     cmd->add_option("-o,--out", o.out, "The page to write (.html)")->required();
     cmd->add_option("--word", o.word, "The word the page opens on (0 first)")

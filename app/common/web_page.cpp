@@ -90,6 +90,13 @@ std::string webPage(const WebPageInput& in) {
     d["selection"] = {{"step", std::clamp<int64_t>(in.step, 0, steps - 1)},
                       {"layer", in.layer < 0 || in.layer >= c.numLayers ? c.numLayers - 1 : in.layer},
                       {"head", in.head < -1 || in.head >= c.numHeads ? -1 : in.head}};
+    static const char* const sections[][2] = {
+        {"attention", "h-self"}, {"decode", "h-decode"}, {"beam", "h-decode"}, {"pe", "h-pe"},
+        {"caption", "h-cross"}, {"explain", "h-cross"}, {"circuits", "h-cross"}};
+    d["focus"] = "";
+    for (const auto& s : sections)
+        if (in.focus == s[0])
+            d["focus"] = s[1];
     std::string page = kWebPageTemplate;
     const std::string mark = "/*CAPTIONLENS_DATA*/";
     const auto at = page.find(mark);

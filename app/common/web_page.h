@@ -17,6 +17,8 @@ struct WebPageInput {
     // What the page opens on (a lesson's selection): the word, the layer (-1: the last) and the
     // head (-1: the head average).
     int64_t step = 0, layer = -1, head = -1;
+    // A lesson's panel: the page opens scrolled to its part (attention, decode, pe); empty: the top.
+    std::string focus;
 };
 
 // The page's HTML. Throws std::invalid_argument for a trace without attention or an image model

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes as a lesson file (.cllesson). Relative paths point into a folder
 // that does not exist, so the readers it reaches refuse them; the lesson must be refused with one
 // line or come back with every index in range.
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 
 #include <QGuiApplication>
 

@@ -18,7 +18,7 @@
 #include "ui/panels/timeline_panel.h"
 #include "ui/window/background.h"
 #include "ui/window/course_browser.h"
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 #include "ui/window/tab_fit.h"
 
 #include <QComboBox>

@@ -7,7 +7,7 @@
 #include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
 #include "ui/panels/caption_view.h"
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 #include "ui/window/requests.h"
 
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "ui/window/lesson.h"
+#include "ui/lessons/lesson.h"
 
 #include "model/data/course_data.h"
 #include "model/core/files.h"
