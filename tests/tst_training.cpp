@@ -162,7 +162,7 @@ void TestTraining::presetsFillTheRecipe() {
         if (c->findText(QStringLiteral("Custom")) >= 0)
             preset = c;
     QVERIFY(preset);
-    QCOMPARE(preset->count(), 4);
+    QCOMPARE(preset->count(), 5);
     QVERIFY(preset->currentText().startsWith(QStringLiteral("Lecture")));
     QCOMPARE(panel()->settings().steps, ui::TrainSettings::lecture().steps);
     QCOMPARE(panel()->settings().dropout, 0.0);
@@ -177,6 +177,12 @@ void TestTraining::presetsFillTheRecipe() {
     QCOMPARE(panel()->settings().steps, ui::TrainSettings::shipped().steps);
     QCOMPARE(panel()->settings().dropout, 0.1);
     QCOMPARE(panel()->settings().options().dropout, 0.1);
+    QTest::keyClick(preset, Qt::Key_Down);
+    QVERIFY(preset->currentText().startsWith(QStringLiteral("Varied world")));
+    QVERIFY(panel()->settings().varied);
+    QCOMPARE(panel()->settings().steps, 8000);
+    QCOMPARE(panel()->settings().dropout, 0.0);
+    QCOMPARE(panel()->settings().options().classicFloor, 0.15);
     // Any edit of the recipe makes it Custom.
     QSpinBox* layers = nullptr;
     for (auto* s : panel()->findChildren<QSpinBox*>())

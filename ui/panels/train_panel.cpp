@@ -87,13 +87,18 @@ QWidget* TrainPanel::buildRecipe() {
     auto* form = new QFormLayout(box);
     m_preset = new QComboBox;
     m_preset->addItems({tr("Lecture (≈ 5 min, ~90 % exact)"), tr("Quick look (≈ 1.5 min)"),
-                        tr("Bundled model's recipe (≈ 70 min)"), tr("Custom")});
+                        tr("Bundled model's recipe (≈ 70 min)"),
+                        tr("Varied world (≈ 13 min, ~75 % exact)"), tr("Custom")});
     // The times are for two cores the run has to itself; other programs at work slow it down
     // (the Lecture preset took 14 min beside a busy build). The ETA below is measured.
     const QString times = tr("Times are for two otherwise idle CPU cores; programs running "
                              "beside it make it slower (the ETA under the chart is measured).");
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         m_preset->setItemData(i, times, Qt::ToolTipRole);
+    m_preset->setItemData(3,
+                          tr("Slides, paper, outlines and photographed sheets: 75.5 % exact on "
+                             "200 held-out varied-world scenes after 8,000 steps. ") + times,
+                          Qt::ToolTipRole);
     m_preset->setToolTip(times);
     m_layers = spin(1, 6);
     m_heads = spin(1, 8);
@@ -130,7 +135,7 @@ QWidget* TrainPanel::buildRecipe() {
     connect(m_preset, &QComboBox::activated, this, &TrainPanel::applyPreset);
     auto custom = [this] {
         if (!signalsBlocked())
-            m_preset->setCurrentIndex(3);
+            m_preset->setCurrentIndex(4);
     };
     for (auto* s : {m_layers, m_heads, m_batch, m_steps, m_every})
         connect(s, &QSpinBox::valueChanged, this, custom);
@@ -268,6 +273,8 @@ void TrainPanel::applyPreset(int index) {
         setSettings(TrainSettings::quick());
     else if (index == 2)
         setSettings(TrainSettings::shipped());
+    else if (index == 3)
+        setSettings(TrainSettings::variedWorld());
 }
 
 TrainSettings TrainPanel::settings() const {
@@ -304,10 +311,11 @@ void TrainPanel::setSettings(const TrainSettings& s) {
                p.lr == s.lr && p.dropout == s.dropout && p.steps == s.steps &&
                p.evalEvery == s.evalEvery;
     };
-    m_preset->setCurrentIndex(same(TrainSettings::lecture())   ? 0
-                              : same(TrainSettings::quick())   ? 1
-                              : same(TrainSettings::shipped()) ? 2
-                                                               : 3);
+    m_preset->setCurrentIndex(same(TrainSettings::lecture())       ? 0
+                              : same(TrainSettings::quick())       ? 1
+                              : same(TrainSettings::shipped())     ? 2
+                              : same(TrainSettings::variedWorld()) ? 3
+                                                                   : 4);
 }
 
 bool TrainPanel::startTraining() {

@@ -39,6 +39,19 @@ TrainSettings TrainSettings::shipped() {
     return s;
 }
 
+// The bundled model's architecture and world without dropout, 8,000 steps: 75.5 % exact on 200
+// held-out varied-world scenes (captionlens-cli train --steps 8000 --lr 2e-3 --dropout 0
+// --classic-floor 0.15, seed 1; 95 ms a step on two idle cores).
+TrainSettings TrainSettings::variedWorld() {
+    TrainSettings s;
+    s.heads = 4;
+    s.width = 128;
+    s.varied = true;
+    s.steps = 8000;
+    s.evalEvery = 1000;
+    return s;
+}
+
 TrainOptions TrainSettings::options() const {
     TrainOptions o;
     o.layers = layers;
