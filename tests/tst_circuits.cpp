@@ -8,6 +8,7 @@
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/heatmap_plot.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QPushButton>
@@ -47,6 +48,8 @@ class TestCircuits : public QObject {
     void csvHoldsEverySite();
     void newImageClearsThePair();
     void lessonKeepsThePair();
+    void runButtonsStayPut();
+    void aNewPairClearsTheFigures();
 };
 
 void TestCircuits::gridsLayTheSitesOut() {
@@ -221,7 +224,10 @@ void TestCircuits::lessonKeepsThePair() {
     const QString path = m_f.dir.filePath("circuits.cllesson");
     QVERIFY(w->saveLesson(path));
     QSignalSpy opened(w, &ui::MainWindow::lessonOpened);
-    m_f.window->openRandomScene(12); // something else on screen meanwhile
+    m_f.window->openRandomScene(12); // something else on screen meanwhile, other choices made
+    p->objectBox()->setCurrentIndex(0);
+    p->changeBox()->setCurrentIndex(4);
+    p->setShowsEstimate(true);
     QVERIFY(shown.wait(30000));
     QVERIFY(panel()->pairObject() == -1);
     w->openLesson(path);
@@ -229,12 +235,55 @@ void TestCircuits::lessonKeepsThePair() {
     p = panel();
     QCOMPARE(p->pairObject(), 1);
     QCOMPARE(p->pairChange(), 2);
+    QCOMPARE(p->objectBox()->currentIndex(), 1); // the boxes say which pair it is
+    QCOMPARE(p->changeBox()->currentIndex(), 2);
+    QVERIFY(!p->showsEstimate());
     QVERIFY(p->noising());
     QCOMPARE(p->measuredWord(), 2);
     QVERIFY(QTest::qWaitFor([p] { return !p->running(); }, 60000));
     QVERIFY2(!p->result().patch.sites.empty(), qPrintable(p->status()));
     QVERIFY(p->result().patch.noising);
     QCOMPARE(p->result().patch.position, 2);
+}
+
+// A double click on Run must not land on Cancel, and the page must not scroll away: the buttons
+// keep their places and the focus stays beside them.
+void TestCircuits::runButtonsStayPut() {
+    auto* p = panel();
+    QTest::mouseClick(p->pairButton(), Qt::LeftButton);
+    const QRect run = p->runButton()->geometry(), cancel = p->cancelButton()->geometry();
+    QTest::mouseClick(p->runButton(), Qt::LeftButton);
+    QVERIFY(p->running());
+    QCOMPARE(p->runButton()->geometry(), run);
+    QCOMPARE(p->cancelButton()->geometry(), cancel);
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(p->cancelButton()));
+    QVERIFY(QTest::qWaitFor([p] { return !p->running(); }, 60000));
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(p->runButton()));
+}
+
+// Figures belong to one pair: a new pair hides them; a pair that cannot be made leaves none.
+void TestCircuits::aNewPairClearsTheFigures() {
+    auto* p = panel();
+    QTest::mouseClick(p->pairButton(), Qt::LeftButton);
+    QVERIFY(runAndWait());
+    p->changeBox()->setCurrentIndex(1);
+    QTest::mouseClick(p->pairButton(), Qt::LeftButton);
+    QVERIFY(p->result().patch.sites.empty());
+    QVERIFY(!p->headPlot()->isVisibleTo(p));
+    // A one-object scene has no relation to flip: no pair, no Run.
+    quint64 seed = 0;
+    while (generateScene(seed).spec.objects.size() != 1)
+        ++seed;
+    QSignalSpy shown(m_f.window.get(), &ui::MainWindow::viewUpdated);
+    m_f.window->openRandomScene(seed);
+    QVERIFY(shown.wait(30000));
+    p = panel();
+    QVERIFY(p->makeScenePair(0, 0)); // its colour can change
+    QVERIFY(p->runButton()->isEnabled());
+    QVERIFY(!p->makeScenePair(0, 3)); // its position cannot
+    QVERIFY(!p->runButton()->isEnabled());
+    QCOMPARE(p->pairChange(), -1);
+    QCOMPARE(p->changeBox()->currentIndex(), 3);
 }
 
 CL_TEST_MAIN(TestCircuits)

@@ -103,10 +103,16 @@ QWidget* CircuitsPanel::buildPairBox() {
     buttons->addWidget(m_makePair);
     buttons->addWidget(m_openCorrupt);
     buttons->addStretch();
+    // Run and Cancel never move: the busy bar keeps its room while hidden, so a double click on
+    // Run cannot land on Cancel.
     auto* go = new QHBoxLayout;
     go->addWidget(m_run);
     go->addWidget(m_cancel);
     go->addWidget(m_busy, 1);
+    QSizePolicy keep = m_busy->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_busy->setSizePolicy(keep);
+    m_busy->setMinimumWidth(60);
     // One control a row: the form stays narrow enough for a 1024 px projector beside the tiles.
     auto* form = new QFormLayout;
     form->addRow(tr("Object"), m_object);
@@ -131,15 +137,9 @@ void CircuitsPanel::setView(const CaptionView& view) {
     fillObjects();
     fillWords();
     if (!sameInput) { // a new clean image: the old pair and figures mean nothing for it
-        m_corrupt = {};
-        m_corruptImage = {};
-        m_pairObject = m_pairChange = -1;
-        m_corruptTile->setContent({}, {}, {}, 0, {}, tr("corrupted: none yet"));
-        m_hasResult = false;
-        m_result = {};
-        showResult();
         if (m_running)
             cancel();
+        clearPair(tr("corrupted: none yet"));
     }
     setRunning(m_running);
 }
@@ -178,8 +178,11 @@ bool CircuitsPanel::makeScenePair(int index, int change) {
                              "Scene, or open a corrupted image."));
         return false;
     }
+    m_object->setCurrentIndex(index); // the boxes say which pair is on screen (a lesson's too)
+    m_change->setCurrentIndex(change);
     const auto spec = counterfactual(*m_view.scene, size_t(index), Change(change));
     if (!spec) {
+        clearPair(tr("corrupted: none (that change cannot be made)"));
         m_status->setText(tr("That change cannot be made here (the object would leave the "
                              "canvas or touch another, or the scene has one object)."));
         return false;
@@ -213,7 +216,23 @@ bool CircuitsPanel::setCorruptImage(const QString& path) {
     return true;
 }
 
+void CircuitsPanel::clearPair(const QString& title) {
+    m_corrupt = {};
+    m_corruptImage = {};
+    m_pairObject = m_pairChange = -1;
+    m_corruptTile->setContent({}, {}, {}, 0, {}, title);
+    clearResult();
+    setRunning(false);
+}
+
+void CircuitsPanel::clearResult() {
+    m_hasResult = false;
+    m_result = {};
+    showResult();
+}
+
 void CircuitsPanel::setCorrupt(const RgbImage& rgb, const QString& title) {
+    clearResult(); // the figures on screen were another pair's
     m_corrupt = rgb;
     m_corruptImage = toQImage(rgb);
     m_corruptTile->setContent(m_corruptImage, {}, {}, 0, {}, title);
@@ -248,8 +267,15 @@ void CircuitsPanel::setFailed(const QString& message) {
 void CircuitsPanel::setRunning(bool on) {
     m_running = on;
     const bool pair = !m_corrupt.pixels.empty() && m_view.valid();
-    m_run->setEnabled(pair && !on);
+    // Focus goes to the button beside before one is disabled: else Qt hands it to the next
+    // control down the page, and the page scrolls there under the pointer.
+    const bool runFocused = m_run->hasFocus(), cancelFocused = m_cancel->hasFocus();
     m_cancel->setEnabled(on);
+    m_run->setEnabled(pair && !on);
+    if (on && runFocused)
+        m_cancel->setFocus();
+    else if (!on && cancelFocused && m_run->isEnabled())
+        m_run->setFocus();
     m_busy->setVisible(on);
     m_makePair->setEnabled(m_view.scene.has_value() && !on);
     m_object->setEnabled(m_view.scene.has_value());

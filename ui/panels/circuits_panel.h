@@ -84,6 +84,8 @@ class CircuitsPanel final : public QWidget, public Panel {
     QWidget* buildResults();
     void fillObjects();
     void setCorrupt(const RgbImage& rgb, const QString& title);
+    void clearPair(const QString& title); // no corrupted image, no figures
+    void clearResult();
     void fillWords();
     void setRunning(bool on);
     void showResult();   // every picture from m_result

@@ -256,7 +256,10 @@ void CircuitsPanel::showGrids() {
                                                                                m_view.image),
                                               worst),
                             {}, {}, 0, {},
-                            tr("image cells patched one at a time: red restores (peak %1)")
+                            (est ? tr("image cells, estimated: red restores, blue works "
+                                      "against it (peak %1)")
+                                 : tr("image cells patched one at a time: red restores, blue "
+                                      "works against it (peak %1)"))
                                 .arg(worst, 0, 'f', 2));
     } else {
         m_cells->setContent({}, {}, {}, 0, {},

@@ -295,6 +295,7 @@ void MainWindow::applyLessonView(const Lesson& l) {
         CircuitsPanel* circuits = circuitsPanel();
         circuits->setMeasuredWord(l.circuitsWord);
         circuits->setNoising(l.circuitsNoising);
+        circuits->setShowsEstimate(false);
         if (circuits->makeScenePair(l.circuitsObject, l.circuitsChange))
             circuits->run();
     }
