@@ -168,7 +168,8 @@ void TestCircuits::wrongSizeKeepsThePair() {
     const QString small = m_f.dir.filePath("small.png");
     QImage(40, 30, QImage::Format_RGB888).save(small);
     QVERIFY(!p->setCorruptImage(small));
-    QVERIFY2(p->status().contains("128 × 128") && p->status().contains("40 × 30"),
+    QVERIFY2(p->status().contains(QString::fromUtf8("128\u00a0×\u00a0128")) &&
+                 p->status().contains(QString::fromUtf8("40\u00a0×\u00a030")),
              qPrintable(p->status()));
     QCOMPARE(p->pairChange(), 1);
     QVERIFY(p->runButton()->isEnabled());

@@ -202,8 +202,9 @@ bool CircuitsPanel::setCorruptImage(const QString& path) {
         return false;
     }
     if (img.image.size() != m_view.image.size()) {
-        m_status->setText(tr("The corrupted image must have the clean image's size (%1 × %2); "
-                             "%3 is %4 × %5.")
+        // No line breaks inside a size ("40 ×" / "30." on a narrow page).
+        m_status->setText(tr("The corrupted image must have the clean image's size "
+                             "(%1\u00a0×\u00a0%2); %3 is %4\u00a0×\u00a0%5.")
                               .arg(m_view.image.width())
                               .arg(m_view.image.height())
                               .arg(QFileInfo(path).fileName().toHtmlEscaped())
