@@ -83,6 +83,13 @@ void TestCircuits::gridsLayTheSitesOut() {
     QCOMPARE(h.values[0], 0.25f);
     QVERIFY(std::isnan(h.values[1]));
     QCOMPARE(ui::headGrid(r, words, true).values[7 * 2 + 1], 0.25f);
+    const auto cross = ui::headGrid(r, words, false, 1); // the cross-attention heads alone
+    QCOMPARE(cross.rows, 4);
+    QCOMPARE(cross.rowLabels.last(), QString("L2 cross H2"));
+    QCOMPARE(cross.values[3 * 2 + 1], 0.5f);
+    const auto self = ui::headGrid(r, words, false, 0);
+    QCOMPARE(self.rowLabels.first(), QString("L1 self H1"));
+    QCOMPARE(self.values[0], 0.25f);
     const auto l = ui::layerGrid(r, words, false);
     QCOMPARE(l.rowLabels, QStringList({"embeddings", "L1 FFN", "after L1", "L2 FFN", "after L2"}));
     QCOMPARE(l.values[0 * 2 + 1], 0.1f);
@@ -109,7 +116,8 @@ void TestCircuits::onePairOneClickThenRun() {
     QCOMPARE(QString::fromStdString(r.cleanCaption), QString::fromStdString(m_f.window->view().trace.text()));
     // The grids hold the sites: the head grid's hover text names the figure shown.
     auto* heads = p->headPlot();
-    QCOMPARE(heads->rows(), 2 * 2 * 4);
+    QCOMPARE(heads->rows(), 2 * 4); // the cross-attention heads; self-attention's beside them
+    QCOMPARE(p->headPlot(false)->rows(), 2 * 4);
     const int last = int(r.position);
     const QString hover = heads->describeCell(heads->rows() - 1, last);
     QVERIFY2(hover.contains("L2 cross H4") && hover.contains("restores"), qPrintable(hover));

@@ -52,20 +52,26 @@ int reportHeads(const PatchReport& report) {
     return int(most);
 }
 
-SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate) {
+SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate,
+                  int kind) {
     const int layers = reportLayers(report), heads = reportHeads(report);
-    SiteGrid g = emptyGrid(layers * 2 * heads, positionsOf(report, words), words);
+    const int kinds = kind < 0 ? 2 : 1;
+    SiteGrid g = emptyGrid(layers * kinds * heads, positionsOf(report, words), words);
     for (int l = 1; l <= layers; ++l)
         for (int cross = 0; cross < 2; ++cross)
-            for (int h = 1; h <= heads; ++h)
-                g.rowLabels << QStringLiteral("L%1 %2 H%3")
-                                   .arg(l)
-                                   .arg(cross ? QStringLiteral("cross") : QStringLiteral("self"))
-                                   .arg(h);
-    for (const auto& s : report.sites)
-        if (s.kind == PatchKind::Head)
-            put(g, int(((s.layer - 1) * 2 + (s.cross ? 1 : 0)) * heads + s.head - 1), s.position,
-                figure(s, estimate));
+            if (kind < 0 || kind == cross)
+                for (int h = 1; h <= heads; ++h)
+                    g.rowLabels << QStringLiteral("L%1 %2 H%3")
+                                       .arg(l)
+                                       .arg(cross ? QStringLiteral("cross") : QStringLiteral("self"))
+                                       .arg(h);
+    for (const auto& s : report.sites) {
+        const int cross = s.cross ? 1 : 0;
+        if (s.kind != PatchKind::Head || (kind >= 0 && kind != cross))
+            continue;
+        const int block = kind < 0 ? int(s.layer - 1) * 2 + cross : int(s.layer - 1);
+        put(g, block * heads + int(s.head) - 1, s.position, figure(s, estimate));
+    }
     return g;
 }
 

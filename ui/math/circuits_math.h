@@ -24,8 +24,10 @@ int reportHeads(const PatchReport& report);
 
 // Every head's output (rows "L1 self H1" .. "L1 cross H1" .., layer by layer) at every input
 // position (columns, labelled with `words`, the input tokens). estimate: attribution patching's
-// figure instead of the real one.
-SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate);
+// figure instead of the real one. kind: 0 self-attention heads only, 1 cross-attention only,
+// -1 both.
+SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate,
+                  int kind = -1);
 // The residual stream and the feed-forward blocks (rows "embeddings", "L1 FFN", "after L1", ..)
 // at every input position.
 SiteGrid layerGrid(const PatchReport& report, const QStringList& words, bool estimate);

@@ -12,6 +12,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -55,7 +56,8 @@ class CircuitsPanel final : public QWidget, public Panel {
     int pairChange() const { return m_pairChange; }
     bool noising() const;
 
-    HeatmapPlot* headPlot() const { return m_heads; }
+    // The heads × positions grids: self-attention heads, or (cross) cross-attention heads.
+    HeatmapPlot* headPlot(bool cross = true) const { return cross ? m_crossHeads : m_heads; }
     HeatmapPlot* layerPlot() const { return m_layers; }
     AttentionTile* cellTile() const { return m_cells; }
     QTableWidget* lensTable() const { return m_lens; }
@@ -78,6 +80,7 @@ class CircuitsPanel final : public QWidget, public Panel {
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // the cell map's tooltips
+    void resizeEvent(QResizeEvent* event) override;             // foldHeads
 
   private:
     QWidget* buildPairBox();
@@ -93,6 +96,7 @@ class CircuitsPanel final : public QWidget, public Panel {
     void showLens();     // the logit lens table
     void showDla();      // the bars of m_dlaPosition
     void showAttention(); // the measured word's cross-attention on the clean image
+    void foldHeads();     // the two head grids side by side where they fit, else stacked
     QStringList inputWords() const;
 
     CaptionView m_view;
@@ -118,7 +122,9 @@ class CircuitsPanel final : public QWidget, public Panel {
     QWidget* m_results; // hidden until the first answer
     QLabel* m_summary;
     QComboBox* m_show;
-    HeatmapPlot* m_heads;
+    HeatmapPlot* m_heads;      // self-attention heads
+    HeatmapPlot* m_crossHeads; // cross-attention heads: side by side, half as tall as one grid
+    QBoxLayout* m_headRow;
     HeatmapPlot* m_layers;
     AttentionTile* m_cells;
     AttentionTile* m_attention;

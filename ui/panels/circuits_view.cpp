@@ -16,6 +16,7 @@
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QToolTip>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -56,14 +57,18 @@ QWidget* CircuitsPanel::buildResults() {
                           "with the real figures is in the summary."));
     connect(m_show, &QComboBox::currentIndexChanged, this, [this] { showGrids(); });
     m_heads = new HeatmapPlot(HeatmapPlot::Style::Full, page);
-    m_heads->setObjectName(QStringLiteral("headGrid"));
-    m_heads->setAxisLabels(tr("input position"), tr("head"));
-    m_heads->setScaleLabel(tr("restored"));
+    m_heads->setObjectName(QStringLiteral("selfHeadGrid"));
+    m_crossHeads = new HeatmapPlot(HeatmapPlot::Style::Full, page);
+    m_crossHeads->setObjectName(QStringLiteral("crossHeadGrid"));
+    for (HeatmapPlot* p : {m_heads, m_crossHeads}) {
+        p->setAxisLabels(tr("input position"), tr("head"));
+        p->setScaleLabel(tr("restored"));
+    }
     m_layers = new HeatmapPlot(HeatmapPlot::Style::Full, page);
     m_layers->setObjectName(QStringLiteral("layerGrid"));
     m_layers->setAxisLabels(tr("input position"), tr("stream"));
     m_layers->setScaleLabel(tr("restored"));
-    for (HeatmapPlot* p : {m_heads, m_layers}) {
+    for (HeatmapPlot* p : {m_heads, m_crossHeads, m_layers}) {
         p->setCellDescriber([this, p](int row, int col, float) {
             const QStringList words = m_result.lens.words.empty() ? inputWords() : [this] {
                 QStringList w;
@@ -71,11 +76,11 @@ QWidget* CircuitsPanel::buildResults() {
                     w << QString::fromStdString(s);
                 return w;
             }();
-            const bool heads = p == m_heads;
-            const SiteGrid real = heads ? headGrid(m_result.patch, words, false)
-                                        : layerGrid(m_result.patch, words, false);
-            const SiteGrid est = heads ? headGrid(m_result.patch, words, true)
-                                       : layerGrid(m_result.patch, words, true);
+            const int kind = p == m_heads ? 0 : p == m_crossHeads ? 1 : -1;
+            const SiteGrid real = kind >= 0 ? headGrid(m_result.patch, words, false, kind)
+                                            : layerGrid(m_result.patch, words, false);
+            const SiteGrid est = kind >= 0 ? headGrid(m_result.patch, words, true, kind)
+                                           : layerGrid(m_result.patch, words, true);
             const size_t i = size_t(row) * size_t(real.cols) + size_t(col);
             if (i >= real.values.size())
                 return QString();
@@ -135,7 +140,12 @@ QWidget* CircuitsPanel::buildResults() {
     show->addWidget(m_show, 1);
     show->addWidget(m_csv);
     column->addLayout(show);
-    column->addWidget(m_heads);
+    // Two grids of 8 rows side by side fit a projector's page where one of 16 rows did not; one
+    // under the other where the page is too narrow for both (foldHeads).
+    m_headRow = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_headRow->addWidget(m_heads);
+    m_headRow->addWidget(m_crossHeads);
+    column->addLayout(m_headRow);
     column->addWidget(m_layers);
     auto* tiles = new QHBoxLayout;
     tiles->addWidget(m_cells);
@@ -233,6 +243,7 @@ void CircuitsPanel::showResult() {
 void CircuitsPanel::showGrids() {
     if (!m_hasResult) {
         m_heads->setMatrix({}, 0, 0, {}, {}, {});
+        m_crossHeads->setMatrix({}, 0, 0, {}, {}, {});
         m_layers->setMatrix({}, 0, 0, {}, {}, {});
         m_cells->setContent({}, {}, {}, 0, {}, tr("image cells"));
         return;
@@ -241,10 +252,16 @@ void CircuitsPanel::showGrids() {
     QStringList words;
     for (const auto& s : m_result.lens.words)
         words << QString::fromStdString(s);
-    const SiteGrid h = headGrid(m_result.patch, words, est);
+    const SiteGrid h = headGrid(m_result.patch, words, est, 0);
+    const SiteGrid c = headGrid(m_result.patch, words, est, 1);
     const SiteGrid l = layerGrid(m_result.patch, words, est);
     m_heads->setMatrix(h.values, h.rows, h.cols, h.rowLabels, h.colLabels, siteRange(h.values));
-    m_heads->setTitle(est ? tr("Heads × positions (estimate)") : tr("Heads × positions"));
+    m_heads->setTitle(est ? tr("Self-attention heads (estimate)") : tr("Self-attention heads"));
+    m_crossHeads->setMatrix(c.values, c.rows, c.cols, c.rowLabels, c.colLabels,
+                            siteRange(c.values));
+    m_crossHeads->setTitle(est ? tr("Cross-attention heads (estimate)")
+                               : tr("Cross-attention heads"));
+    foldHeads();
     m_layers->setMatrix(l.values, l.rows, l.cols, l.rowLabels, l.colLabels, siteRange(l.values));
     m_layers->setTitle(est ? tr("Layers × positions (estimate)") : tr("Layers × positions"));
     const auto cells = cellValues(m_result.patch, est);
@@ -265,6 +282,25 @@ void CircuitsPanel::showGrids() {
         m_cells->setContent({}, {}, {}, 0, {},
                             tr("one memory token: restores %1").arg(figureText(cells.front())));
     }
+}
+
+void CircuitsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    foldHeads();
+}
+
+// Side by side only where both grids fit the page's width (the scroll area's viewport: the
+// panel is never narrower than its layout's minimum, so its own width cannot tell).
+void CircuitsPanel::foldHeads() {
+    const QWidget* view = parentWidget();
+    const int room = view ? view->width() : width();
+    const QMargins m = layout()->contentsMargins();
+    const int sideBySide = m.left() + m.right() + m_heads->minimumSizeHint().width() +
+                           std::max(0, m_headRow->spacing()) +
+                           m_crossHeads->minimumSizeHint().width();
+    const auto direction = sideBySide <= room ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_headRow->direction() != direction)
+        m_headRow->setDirection(direction);
 }
 
 void CircuitsPanel::showAttention() {
