@@ -8,11 +8,11 @@
 #include "model/core/files.h"
 #include "model/shapes/scene.h"
 #include "ui/imaging/image_loader.h"
+#include "ui/imaging/image_writer.h"
 #include "ui/lessons/lesson.h"
 
 #include <CLI/CLI.hpp>
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -108,24 +108,18 @@ void runExportHtml(const ExportHtmlOptions& o) {
     if (model->info().config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("a web page shows an image: " + checkpoint +
                                     " reads feature vectors");
-    const QImage rgb = src.image.convertToFormat(QImage::Format_RGB888);
-    RgbImage pixels{rgb.width(), rgb.height(), {}};
-    for (int y = 0; y < rgb.height(); ++y)
-        pixels.pixels.insert(pixels.pixels.end(), rgb.constScanLine(y),
-                             rgb.constScanLine(y) + 3 * rgb.width());
+    const LoadedImage pixels = fromQImage(src.image); // as the app sees it (alpha on white)
+    if (!pixels.ok())
+        throw std::runtime_error(pixels.error.toStdString());
     DecodeOptions d;
     d.maxLength = model->info().config.maxLength;
     d.headsOff = src.headsOff;
     WebPageInput in;
-    in.trace = model->captionImages({pixels}, d).front();
+    in.trace = model->captionImages({pixels.rgb}, d).front();
     in.model = model->info();
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    rgb.save(&buffer, "PNG");
-    in.png = png.toStdString();
-    in.imageWidth = rgb.width();
-    in.imageHeight = rgb.height();
+    in.png = encodeImage(pixels.image, "png").toStdString();
+    in.imageWidth = pixels.image.width();
+    in.imageHeight = pixels.image.height();
     in.name = src.name;
     in.step = src.word;
     in.layer = src.layer;

@@ -1,8 +1,7 @@
 #include "app/gui/web_export.h"
 
 #include "app/common/web_page.h"
-
-#include <QBuffer>
+#include "ui/imaging/image_writer.h"
 
 namespace cl {
 
@@ -10,11 +9,7 @@ std::string webPageOf(const ui::CaptionView& view, int step, int layer, int head
     WebPageInput in;
     in.trace = view.trace;
     in.model = view.model;
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    view.image.save(&buffer, "PNG");
-    in.png = png.toStdString();
+    in.png = encodeImage(view.image, "png").toStdString();
     in.imageWidth = view.image.width();
     in.imageHeight = view.image.height();
     in.name = view.imageName.toStdString();

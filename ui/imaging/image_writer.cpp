@@ -30,11 +30,18 @@ QByteArray imageFormatFor(const QString& path) {
     return {};
 }
 
-QString writeImage(const QImage& image, const QString& path, const QByteArray& format) {
+QByteArray encodeImage(const QImage& image, const QByteArray& format) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (!image.save(&buffer, format.constData()))
+        return {};
+    return bytes;
+}
+
+QString writeImage(const QImage& image, const QString& path, const QByteArray& format) {
+    const QByteArray bytes = encodeImage(image, format);
+    if (bytes.isEmpty())
         return QStringLiteral("cannot write %1: could not encode the image as %2")
             .arg(path, QString::fromLatin1(format).toUpper());
     return writeBytes(bytes, path);

@@ -14,6 +14,9 @@ QString writeBytes(const QByteArray& bytes, const QString& path);
 // empty when the suffix names a format we do not write (x.svg must not silently be a PNG).
 QByteArray imageFormatFor(const QString& path);
 
+// `image` encoded as `format` (png, jpg, ...); empty when it cannot be encoded.
+QByteArray encodeImage(const QImage& image, const QByteArray& format);
+
 // Encodes `image` as `format` and writes it; "" or one line.
 QString writeImage(const QImage& image, const QString& path, const QByteArray& format);
 
