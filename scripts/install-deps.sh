@@ -9,7 +9,10 @@
 # calls the generic libblas.so.3, which without it is the reference BLAS, about 30x slower on
 # matrix products. libgloo-dev has the headers of the collectives behind LibTorch's c10d
 # (data-parallel training). chromium runs the exported web pages in CTest (tests/web_page_test.py:
-# headless, driven over the DevTools protocol's pipe).
+# headless, driven over the DevTools protocol's pipe). libimagequant-dev and libgif-dev make the
+# slides' GIF animations (a real palette, then the file); qt6-l10n-tools has lupdate and lrelease
+# (the Korean interface's catalogue, checked in CTest), qt6-translations-l10n Qt's own dialogs in
+# Korean, fonts-nanum the Korean glyphs.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -21,6 +24,7 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev libhdf5-dev
   python3-torch python3-numpy python3-h5py python3-pil
   xvfb xauth chromium
+  libimagequant-dev libgif-dev qt6-l10n-tools qt6-translations-l10n fonts-nanum
   clang libclang-rt-14-dev lld
   librsvg2-bin help2man dpkg-dev
   desktop-file-utils appstream shared-mime-info xdg-utils libfile-mimeinfo-perl

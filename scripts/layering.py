@@ -94,11 +94,15 @@ def include_rules(rel, incs):
         if rel.startswith('ui/lessons/') and (name.startswith('ui/') and
                                               not name.startswith(('ui/imaging/', 'ui/lessons/'))):
             out.append(f'{where}: lessons sit below the widgets, over imaging')
-        if rel.startswith(('ui/imaging/', 'ui/lessons/', 'app/cli/', 'app/common/')) and name.startswith(
+        if rel.startswith('ui/animation/') and name.startswith('ui/') and \
+                not name.startswith(('ui/animation/', 'ui/math/', 'ui/imaging/')):
+            out.append(f'{where}: animation sits below the widgets, over math and imaging')
+        if rel.startswith(('ui/imaging/', 'ui/lessons/', 'ui/animation/', 'app/cli/',
+                           'app/common/')) and name.startswith(
                 ('QtWidgets', 'QWidget', 'QMainWindow', 'QApplication', 'QLabel', 'QPushButton')):
             out.append(f'{where}: no widgets here')
         if rel.startswith('app/cli/') and name.startswith(('ui/', 'app/gui/')) and not \
-                name.startswith(('ui/imaging/', 'ui/lessons/')):
+                name.startswith(('ui/imaging/', 'ui/lessons/', 'ui/animation/', 'ui/math/')):
             out.append(f'{where}: the CLI uses no widgets')
     return out
 
@@ -187,12 +191,13 @@ def link_rules(walls):
     tiers = sorted(t for t in walls if t == 'model' or t.startswith('model_'))
     for t in tiers:
         forbid(t, qt, 'model/ has no Qt', False)
-    for t in ('ui', 'imaging', 'lessons', 'appcommon', 'guicore', 'captionlens', 'captionlens-cli'):
+    for t in ('ui', 'imaging', 'lessons', 'uimath', 'animation', 'appcommon', 'guicore',
+              'captionlens', 'captionlens-cli'):
         forbid(t, torch, 'LibTorch is private to model/ (headers must not reach it)', True)
-    for t in tiers + ['imaging', 'lessons', 'ui']:
+    for t in tiers + ['imaging', 'lessons', 'uimath', 'animation', 'ui']:
         forbid(t, lambda i: i in ('appcommon', 'guicore', 'captionlens', 'captionlens-cli'),
                'no upward dependency', False)
-    for t in ('imaging', 'lessons', 'appcommon', 'captionlens-cli'):
+    for t in ('imaging', 'lessons', 'uimath', 'animation', 'appcommon', 'captionlens-cli'):
         forbid(t, widgets, 'no widgets below ui/ or in the CLI', False)
     forbid('appcommon', qt, 'app/common is Qt-free', False)
     # Each tier's own line must keep torch private.

@@ -10,6 +10,10 @@ hovering a word changes the overlay, whose numbers are the app's for that word (
 button steps decoding; a tap on a phone selects a word; nothing scrolls sideways on a 360 px
 phone; no console error, no request outside the file; under 2 MB. Screenshots (phone, laptop,
 projector) go to OUT to be looked at.
+
+Then the animations for slides (`export-anim`, GIF): a frame a word plus the whole caption, a frame
+a layer and head, a frame a snapshot; the frame time asked for, looping, under 5 MB; and the
+decode GIF plays in the browser (two screenshots of it a frame time apart differ).
 """
 
 import base64
@@ -194,10 +198,12 @@ def main():
                          capture_output=True, text=True)
     check(bad.returncode != 0 and bad.stderr.count("\n") == 1, "no input: one line, non-zero")
 
+    gifs = animations(app)
     with tempfile.TemporaryDirectory() as profile:
         b = Browser(profile)
         try:
             run(b, app, page)
+            plays(b, gifs["decode"])
         finally:
             b.close()
     print(f"{len(failures)} failure(s)")
@@ -271,6 +277,49 @@ def run(b, app, page):
     b.screenshot(os.path.join(OUT, "projector-1920.png"))
     errors = b.errors()
     check(not errors, "no console error or outside request" + (f": {errors}" if errors else ""))
+
+
+def animations(app):
+    """export-anim's three GIFs, read back with PIL: frames, times, loop, size."""
+    from PIL import Image
+    layers, heads = len(app["cross_attention"]), len(app["cross_attention"][0])
+    want = {"decode": len(app["tokens"]) + 1, "heads": layers * (heads + 1), "timeline": 3}
+    out = {}
+    for what, frames in want.items():
+        path = os.path.join(OUT, what + ".gif")
+        subprocess.run([CLI, "export-anim", IMAGE, "--what", what, "--frame-ms", "700", "-o",
+                        path], check=True, capture_output=True)
+        with Image.open(path) as im:
+            check(im.format == "GIF" and im.n_frames == frames,
+                  f"{what}: {im.n_frames} frames (want {frames})")
+            check(im.info.get("duration") == 700 and im.info.get("loop") == 0,
+                  f"{what}: 700 ms a frame, looping ({im.info.get('duration')}, "
+                  f"{im.info.get('loop')})")
+            im.seek(im.n_frames - 1)
+            im.convert("RGB").save(os.path.join(OUT, what + "-last.png"))
+        size = os.path.getsize(path)
+        check(size < 5 << 20, f"{what}: {size} bytes (under 5 MB)")
+        out[what] = path
+    bad = subprocess.run([CLI, "export-anim", IMAGE, "--what", "timeline", "--run", OUT, "-o",
+                          os.path.join(OUT, "none.gif")], capture_output=True, text=True)
+    check(bad.returncode != 0 and bad.stderr.count("\n") == 1,
+          f"a folder without snapshots: one line, non-zero ({bad.stderr.strip()})")
+    return out
+
+
+def plays(b, gif):
+    """The decode GIF in the browser: it loads, and it moves."""
+    page = os.path.join(OUT, "gif.html")
+    with open(page, "w") as f:
+        f.write(f'<!doctype html><body style="margin:0"><img id="a" src="{os.path.basename(gif)}">')
+    b.viewport(960, 540)
+    b.page("Page.navigate", {"url": "file://" + os.path.abspath(page)})
+    b.wait_event("Page.loadEventFired")
+    check(b.js("document.getElementById('a').naturalWidth") == 960, "the GIF loads in chromium")
+    first = b.page("Page.captureScreenshot", {"format": "png"})["data"]
+    b.js("new Promise(r => setTimeout(r, 1600))")
+    second = b.page("Page.captureScreenshot", {"format": "png"})["data"]
+    check(first != second, "the GIF plays: the browser shows another frame 1.6 s later")
 
 
 if __name__ == "__main__":

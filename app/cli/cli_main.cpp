@@ -7,15 +7,39 @@
 
 #include <CLI/CLI.hpp>
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QLoggingCategory>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <thread>
 
+namespace {
+
+// QImageReader plugins need an application object; painting text (export-anim's frames) needs
+// fonts, so a Qt GUI application there, on the offscreen platform unless one is chosen.
+std::unique_ptr<QCoreApplication> application(int& argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "export-anim") == 0) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            // Errors stay one line of ours: not Qt's note that XDG_RUNTIME_DIR is unset.
+            qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& m) {
+                if (type != QtDebugMsg && !m.startsWith(QLatin1String("QStandardPaths:")))
+                    std::fprintf(stderr, "%s\n", qPrintable(m));
+            });
+            return std::make_unique<QGuiApplication>(argc, argv);
+        }
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
-    QCoreApplication qapp(argc, argv); // QImageReader plugins need an application object
+    const auto qapp = application(argc, argv);
     // Errors are one line of ours: Qt's image readers would add their own warning lines.
     QLoggingCategory::setFilterRules(QStringLiteral("qt.gui.imageio.warning=false"));
     CLI::App app{"CaptionLens command-line tool: caption images or feature rows with a "
@@ -38,6 +62,7 @@ int main(int argc, char** argv) {
     cl::cli::addLensCommand(app);
     cl::cli::addPatchCommand(app);
     cl::cli::addExportHtmlCommand(app);
+    cl::cli::addExportAnimCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

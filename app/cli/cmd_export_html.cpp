@@ -13,8 +13,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 
 #include <stdexcept>
@@ -29,8 +27,6 @@ struct ExportHtmlOptions {
     int64_t word = 0, layer = -1, head = -1;
 };
 
-QString bundledData(); // the app's share/captionlens: below
-
 // What the page shows: an image file, or a lesson's input with its checkpoint, word, layer,
 // head, switched-off heads and panel.
 struct PageSource {
@@ -41,7 +37,8 @@ struct PageSource {
 };
 
 PageSource fromLesson(const std::string& path) {
-    const ui::Lesson l = ui::readLesson(QString::fromStdString(path), bundledData());
+    const ui::Lesson l =
+        ui::readLesson(QString::fromStdString(path), QString::fromStdString(bundledData()));
     PageSource s;
     if (l.input == ui::Lesson::Input::Scene) {
         const Scene scene = renderScene(l.scene);
@@ -51,10 +48,9 @@ PageSource fromLesson(const std::string& path) {
         s.image = l.image;
         s.name = l.imageName.toStdString();
     } else {
-        throw std::invalid_argument("a web page shows an image; the lesson's input is " +
-                                    std::string(l.input == ui::Lesson::Input::Features
-                                                    ? "a feature row"
-                                                    : "missing"));
+        throw std::invalid_argument(
+            "a web page shows an image; the lesson's input is " +
+            std::string(l.input == ui::Lesson::Input::Features ? "a feature row" : "missing"));
     }
     s.checkpoint = l.checkpoint.toStdString();
     s.panel = l.panel.toStdString();
@@ -78,32 +74,13 @@ PageSource fromImage(const ExportHtmlOptions& o) {
     return s;
 }
 
-// The bundled model, found as the app finds it: $CAPTIONLENS_DATA, else share/captionlens beside
-// the program (installed) or in the build tree.
-QString bundledData() {
-    const QString env = qEnvironmentVariable("CAPTIONLENS_DATA");
-    const QDir bin(QCoreApplication::applicationDirPath());
-    for (const QString& dir : {env, bin.filePath("../share/captionlens"),
-                               bin.filePath("../../share/captionlens")})
-        if (!dir.isEmpty() && QFileInfo::exists(dir + "/models/default.pt"))
-            return QDir::cleanPath(dir);
-    return {};
-}
-
-std::string bundledModel() {
-    const QString dir = bundledData();
-    if (dir.isEmpty())
-        throw std::runtime_error("no bundled model found next to the program: pass --checkpoint");
-    return (dir + "/models/default.pt").toStdString();
-}
-
 void runExportHtml(const ExportHtmlOptions& o) {
     if (o.image.empty() == o.lesson.empty())
         throw std::invalid_argument("export-html takes an image or --lesson, one of them");
     const PageSource src = o.lesson.empty() ? fromImage(o) : fromLesson(o.lesson);
-    const std::string checkpoint =
-        !o.checkpoint.empty() ? o.checkpoint : !src.checkpoint.empty() ? src.checkpoint
-                                                                       : bundledModel();
+    const std::string checkpoint = !o.checkpoint.empty()     ? o.checkpoint
+                                   : !src.checkpoint.empty() ? src.checkpoint
+                                                             : bundledModel();
     auto model = Captioner::open(checkpoint);
     if (model->info().config.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("a web page shows an image: " + checkpoint +

@@ -10,7 +10,7 @@ struct CaptionTrace;
 class Captioner;
 struct HeadImportanceEvalOptions;
 struct CircuitsEvalOptions;
-}
+} // namespace cl
 namespace CLI {
 class App;
 }
@@ -30,6 +30,7 @@ void addQkCommand(CLI::App& app);
 void addLensCommand(CLI::App& app);
 void addPatchCommand(CLI::App& app);
 void addExportHtmlCommand(CLI::App& app);
+void addExportAnimCommand(CLI::App& app);
 
 // --word I|WORD: a caption step's index (0 first), or the first step whose token it is; throws
 // naming the caption otherwise.

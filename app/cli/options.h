@@ -20,4 +20,10 @@ CLI::Option* addJsonFlag(CLI::App* cmd, bool& json, const std::string& what = "P
 // --threads N on the top-level app: 0 (all cores) up to four times the cores.
 CLI::Option* addThreadsOption(CLI::App& app, int& threads);
 
+// The app's data folder as the app finds it: $CAPTIONLENS_DATA, else share/captionlens beside
+// the program (installed) or in the build tree; empty when none holds the bundled model.
+std::string bundledData();
+// Its default model; throws (asking for --checkpoint) when there is none.
+std::string bundledModel();
+
 } // namespace cl::cli

@@ -40,15 +40,17 @@ struct Figure {
     const char* label;
     bool percent;
 };
-const std::vector<Figure> kShapesFigures = {{"exact_match", "exact match", true},
-                                            {"bleu4", "BLEU-4", true},
-                                            {"attribute_accuracy", "attributes", true},
-                                            {"relation_accuracy", "relations", true},
-                                            {"pointing_best", "pointing (best head)", true}};
-const std::vector<Figure> kCourseFigures = {{"bleu1", "val BLEU-1", false},
-                                            {"bleu4", "val BLEU-4", false},
-                                            {"exact", "exact match", true},
-                                            {"loss", "val loss", false}};
+const std::vector<Figure> kShapesFigures = {
+    {"exact_match", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "exact match"), true},
+    {"bleu4", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "BLEU-4"), true},
+    {"attribute_accuracy", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "attributes"), true},
+    {"relation_accuracy", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "relations"), true},
+    {"pointing_best", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "pointing (best head)"), true}};
+const std::vector<Figure> kCourseFigures = {
+    {"bleu1", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "val BLEU-1"), false},
+    {"bleu4", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "val BLEU-4"), false},
+    {"exact", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "exact match"), true},
+    {"loss", QT_TRANSLATE_NOOP("cl::ui::TimelinePanel", "val loss"), false}};
 
 bool featureModels(const CompareResult& r) {
     return std::any_of(r.models.begin(), r.models.end(),
@@ -190,8 +192,9 @@ bool TimelinePanel::setFolder(const QString& folder) {
     m_last = {};
     const QString where = QDir::toNativeSeparators(folder);
     m_folderLabel->setText(
-        shown == n ? tr("Run: %1 (%n snapshot(s))", nullptr, int(n)).arg(where)
-                   : tr("Run: %1 (%2 of its %3 snapshots, evenly spaced)").arg(where).arg(shown).arg(n));
+        shown == n
+            ? tr("Run: %1 (%n snapshot(s))", nullptr, int(n)).arg(where)
+            : tr("Run: %1 (%2 of its %3 snapshots, evenly spaced)").arg(where).arg(shown).arg(n));
     const QSignalBlocker block(m_slider);
     m_slider->setRange(0, int(m_paths.size()) - 1);
     m_slider->setValue(int(m_paths.size()) - 1); // the trained end first
@@ -312,7 +315,8 @@ void TimelinePanel::fillTable() {
     m_table->setHorizontalHeaderLabels(headers);
     // A short column title (the caption column is what is left of the width; "caption of this
     // image" was cut at presenter size on a 960 px screen), the whole meaning in its tooltip.
-    m_table->horizontalHeaderItem(2)->setToolTip(tr("Each snapshot's caption of the image on screen"));
+    m_table->horizontalHeaderItem(2)->setToolTip(
+        tr("Each snapshot's caption of the image on screen"));
     m_table->setRowCount(int(m_paths.size()));
     for (int r = 0; r < m_paths.size(); ++r) {
         const bool ok = have && m_last.ok(r);
@@ -356,6 +360,17 @@ void TimelinePanel::setView(const CaptionView& view) {
 
 QString TimelinePanel::worldNotice() const {
     return m_world->notice();
+}
+
+std::vector<Snapshot> TimelinePanel::animationSnapshots() const {
+    std::vector<Snapshot> out;
+    if (m_last.paths != m_paths)
+        return out;
+    for (int i = 0; i < m_last.paths.size(); ++i)
+        if (m_last.ok(i) && !m_last.runs[size_t(i)].own.steps.empty())
+            out.push_back(
+                {QFileInfo(m_last.paths[i]).completeBaseName(), m_last.runs[size_t(i)].own});
+    return out;
 }
 
 } // namespace cl::ui

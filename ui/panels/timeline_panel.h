@@ -3,6 +3,7 @@
 // caption of the image on screen, where each word looked, and the quality figures `eval` stored
 // in the checkpoint. Play steps through the run on a timer, for a class to watch it learn.
 // Every snapshot captions the image at once (they are small), so scrubbing needs no model work.
+#include "ui/animation/frames.h"
 #include "ui/panels/panel.h"
 #include "ui/window/requests.h"
 
@@ -49,6 +50,9 @@ class TimelinePanel final : public QWidget, public Panel {
     bool playing() const;
 
     QString captionText() const;
+    // Every snapshot that captioned the image on screen, in order, named by its file: what File >
+    // Export Animation's timeline shows. Empty until the run is captioned.
+    std::vector<Snapshot> animationSnapshots() const;
     QTableWidget* figuresTable() const { return m_table; }
 
   signals:

@@ -3,6 +3,7 @@
 // model worker (which lives on its own thread, so the window never freezes) is the Session's;
 // the window builds menus and panels, routes a new caption to the panel on screen, and shows
 // errors. A failed request leaves the image, model and panels as they were.
+#include "ui/window/animation_dialog.h"
 #include "ui/window/panel_router.h"
 #include "ui/window/session.h"
 
@@ -69,6 +70,12 @@ class MainWindow final : public QMainWindow {
         std::function<std::string(const CaptionView& view, int step, int layer, int head)>;
     void setWebPageMaker(WebPageMaker make) { m_webPage = std::move(make); }
     bool exportWebPage(const QString& path);
+    // File > Export Animation (main_window_animation.cpp): the dialog, then the GIF, painted and
+    // encoded off the GUI thread; animationExported(path) once it is written, else errorShown.
+    // False when refused at once (no image on screen, no snapshots for a timeline).
+    void chooseAnimation();
+    bool exportAnimation(const AnimationChoice& choice);
+    bool exporting() const { return m_exporting > 0; }
     // "three-shapes-attention-L2-avg-circle.png": input, panel, layer, head and word.
     QString exportName(const QString& what, const QString& suffix) const;
 
@@ -112,6 +119,7 @@ class MainWindow final : public QMainWindow {
     void lessonOpened();
     void viewUpdated(); // a new caption is on screen
     void errorShown(const QString& message);
+    void animationExported(const QString& path);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -179,6 +187,7 @@ class MainWindow final : public QMainWindow {
     QToolButton* m_cancel;
     QString m_lastError;
     QString m_userCheckpoint;      // opened by the user: the one that joins the recent files
+    int m_exporting = 0; // animations being painted and encoded
     int m_reading = 0;             // lessons, images and feature files being read in the background
     quint64 m_inputGeneration = 0; // bumped by every input asked for: stale reads are dropped
     CourseBrowser* m_courseBrowser = nullptr;

@@ -105,6 +105,7 @@ void MainWindow::buildActions() {
         if (!p.isEmpty() && !exportWebPage(p))
             showError(tr("Could not write %1").arg(p));
     });
+    file->addAction(tr("Export &Animation (GIF)…"), this, &MainWindow::chooseAnimation);
     file->addAction(tr("Export Selected Attention &Matrix (CSV)…"), this, [this] {
         const auto p = QFileDialog::getSaveFileName(
             this, tr("Export attention"), exportName("selfattn", "csv"), tr("CSV (*.csv)"));
