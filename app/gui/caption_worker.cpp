@@ -26,18 +26,21 @@ void CaptionWorker::caption(const cl::ui::CaptionRequest& r) {
         return; // superseded before it started
     try {
         if (!m_model)
-            throw std::runtime_error("no model is loaded; open a checkpoint first");
+            throw std::runtime_error(
+                tr("no model is loaded; open a checkpoint first").toStdString());
         const bool imageModel = m_model->info().config.memory == MemoryKind::ImageGrid;
         if (imageModel && r.image.pixels.empty())
-            throw std::runtime_error("this model captions images; open an image");
+            throw std::runtime_error(tr("this model captions images; open an image").toStdString());
         if (!imageModel && r.features.empty())
-            throw std::runtime_error("this model reads feature vectors; open a feature file "
-                                     "(.npy or .h5) or a course folder");
+            throw std::runtime_error(tr("this model reads feature vectors; open a feature "
+                                        "file (.npy or .h5) or a course folder")
+                                         .toStdString());
         const int64_t width = m_model->info().config.inputDim;
         if (!imageModel && static_cast<int64_t>(r.features.size()) != width)
-            throw std::runtime_error("the feature row has width " +
-                                     std::to_string(r.features.size()) +
-                                     " but the model expects " + std::to_string(width));
+            throw std::runtime_error(tr("the feature row has width %1 but the model expects %2")
+                                         .arg(r.features.size())
+                                         .arg(width)
+                                         .toStdString());
         emit answered({r.id, r.purpose, answer(r, imageModel), {}});
     } catch (const std::exception& e) {
         emit answered({r.id, r.purpose, {}, QString::fromStdString(errorLine(e))});
@@ -51,7 +54,7 @@ ui::CaptionResult CaptionWorker::answer(const ui::CaptionRequest& r, bool imageM
     switch (r.purpose) {
     case P::Explain:
         if (!imageModel)
-            throw std::runtime_error("explanations need an image model");
+            throw std::runtime_error(tr("explanations need an image model").toStdString());
         return m_model->explainImage(r.image, r.options, r.explain);
     case P::Walkthrough:
         return imageModel ? m_model->walkthroughImage(r.image, r.options, r.walkthrough)
@@ -61,8 +64,9 @@ ui::CaptionResult CaptionWorker::answer(const ui::CaptionRequest& r, bool imageM
                           : m_model->headImportanceFeatures(r.features, r.options);
     case P::Circuits: {
         if (!imageModel)
-            throw std::runtime_error("the Circuits panel pairs two images; for a course feature "
-                                     "model use captionlens-cli patch --features");
+            throw std::runtime_error(tr("the Circuits panel pairs two images; for a course "
+                                        "feature model use captionlens-cli patch --features")
+                                         .toStdString());
         ui::CircuitsResult out;
         out.patch = m_model->patchImages(r.image, r.corrupt, r.options, r.patch);
         out.lens = m_model->lensImage(r.image, r.options, 3);

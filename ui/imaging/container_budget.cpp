@@ -1,5 +1,6 @@
 #include "ui/imaging/container_budget.h"
 
+#include <QCoreApplication>
 #include <QIODevice>
 
 namespace cl {
@@ -27,7 +28,8 @@ QString pngProblem(QIODevice& d) {
         if (type == "tEXt" || type == "zTXt" || type == "iTXt")
             text += length;
         if (text > kMaxPngTextBytes)
-            return QStringLiteral("its text chunks hold over %1 bytes (at most %2)")
+            return QCoreApplication::translate("cl::ui::imaging",
+                                               "its text chunks hold over %1 bytes (at most %2)")
                 .arg(text)
                 .arg(kMaxPngTextBytes);
         if (!d.seek(d.pos() + length + 4)) // the data and its CRC
@@ -55,7 +57,9 @@ QString jpegProblem(QIODevice& d) {
         if (len.size() < 2)
             return {};
         if (marker == 0xda && ++scans > kMaxJpegScans)
-            return QStringLiteral("it has over %1 JPEG scans (at most %1)").arg(kMaxJpegScans);
+            return QCoreApplication::translate("cl::ui::imaging",
+                                               "it has over %1 JPEG scans (at most %1)")
+                .arg(kMaxJpegScans);
         if (!d.seek(d.pos() + bigEndian(len, 0, 2) - 2))
             return {};
     }

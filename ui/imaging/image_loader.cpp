@@ -4,6 +4,7 @@
 #include "ui/imaging/container_budget.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
@@ -37,7 +38,7 @@ QImage readBounded(QImageReader& reader) {
 LoadedImage fromQImage(const QImage& source) {
     LoadedImage out;
     if (source.isNull() || source.width() <= 0 || source.height() <= 0) {
-        out.error = QStringLiteral("the image has no pixels");
+        out.error = QCoreApplication::translate("cl::ui::imaging", "the image has no pixels");
         return out;
     }
     QImage rgb;
@@ -65,12 +66,13 @@ LoadedImage loadImage(const QString& path) {
     const std::string why = files::notRegularReason(path.toStdString());
     if (!why.empty()) {
         out.error =
-            QStringLiteral("cannot open image %1: %2")
+            QCoreApplication::translate("cl::ui::imaging", "cannot open image %1: %2")
                 .arg(path, QString::fromStdString(why.compare(0, 2, "a ") ? why : "it is " + why));
         return out;
     }
     if (QFileInfo(path).size() > kMaxImageFileBytes) {
-        out.error = QStringLiteral("cannot open image %1: it is over %2 MiB")
+        out.error = QCoreApplication::translate("cl::ui::imaging",
+                                                "cannot open image %1: it is over %2 MiB")
                         .arg(path)
                         .arg(kMaxImageFileBytes >> 20);
         return out;
@@ -79,14 +81,16 @@ LoadedImage loadImage(const QString& path) {
     if (file.open(QIODevice::ReadOnly)) {
         const QString problem = containerProblem(file);
         if (!problem.isEmpty()) {
-            out.error = QStringLiteral("cannot read image %1: %2").arg(path, problem);
+            out.error = QCoreApplication::translate("cl::ui::imaging", "cannot read image %1: %2")
+                            .arg(path, problem);
             return out;
         }
     }
     QImageReader reader(path);
     const QImage image = readBounded(reader);
     if (image.isNull()) {
-        out.error = QStringLiteral("cannot read image %1: %2").arg(path, reader.errorString());
+        out.error = QCoreApplication::translate("cl::ui::imaging", "cannot read image %1: %2")
+                        .arg(path, reader.errorString());
         return out;
     }
     out = fromQImage(image);
@@ -102,14 +106,16 @@ LoadedImage loadImageData(const QByteArray& bytes) {
     buffer.open(QIODevice::ReadOnly);
     if (const QString problem = containerProblem(buffer); !problem.isEmpty()) {
         LoadedImage out;
-        out.error = QStringLiteral("cannot read image: %1").arg(problem);
+        out.error =
+            QCoreApplication::translate("cl::ui::imaging", "cannot read image: %1").arg(problem);
         return out;
     }
     QImageReader reader(&buffer);
     const QImage image = readBounded(reader);
     if (image.isNull()) {
         LoadedImage out;
-        out.error = QStringLiteral("cannot read image: %1").arg(reader.errorString());
+        out.error = QCoreApplication::translate("cl::ui::imaging", "cannot read image: %1")
+                        .arg(reader.errorString());
         return out;
     }
     return fromQImage(image);

@@ -3,6 +3,7 @@
 #include "model/core/files.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <exception>
@@ -42,7 +43,8 @@ QByteArray encodeImage(const QImage& image, const QByteArray& format) {
 QString writeImage(const QImage& image, const QString& path, const QByteArray& format) {
     const QByteArray bytes = encodeImage(image, format);
     if (bytes.isEmpty())
-        return QStringLiteral("cannot write %1: could not encode the image as %2")
+        return QCoreApplication::translate("cl::ui::imaging",
+                                           "cannot write %1: could not encode the image as %2")
             .arg(path, QString::fromLatin1(format).toUpper());
     return writeBytes(bytes, path);
 }

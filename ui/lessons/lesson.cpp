@@ -1,8 +1,8 @@
 #include "ui/lessons/lesson.h"
 
-#include "model/data/course_data.h"
 #include "model/core/files.h"
 #include "model/core/json_limits.h"
+#include "model/data/course_data.h"
 #include "model/data/npy.h"
 #include "model/shapes/counterfactual.h"
 #include "ui/imaging/image_loader.h"
@@ -102,14 +102,16 @@ QJsonValue typed(const QJsonObject& o, const char* key, QJsonValue::Type type, c
     const QJsonValue v = o.value(QLatin1String(key));
     if (v.isUndefined() || v.isNull() || v.type() == type)
         return v;
-    static const char* kinds[] = {"null", "true or false", "a number",
-                                  "text", "a list",        "an object"};
+    static const char* kinds[] = {
+        QT_TRANSLATE_NOOP("QObject", "null"),     QT_TRANSLATE_NOOP("QObject", "true or false"),
+        QT_TRANSLATE_NOOP("QObject", "a number"), QT_TRANSLATE_NOOP("QObject", "text"),
+        QT_TRANSLATE_NOOP("QObject", "a list"),   QT_TRANSLATE_NOOP("QObject", "an object")};
     const int k = type == QJsonValue::Bool     ? 1
                   : type == QJsonValue::Double ? 2
                   : type == QJsonValue::String ? 3
                   : type == QJsonValue::Array  ? 4
                                                : 5;
-    fail(QObject::tr("lesson field '%1' must be %2").arg(name, kinds[k]));
+    fail(QObject::tr("lesson field '%1' must be %2").arg(name, QObject::tr(kinds[k])));
 }
 
 QString text(const QJsonObject& o, const char* key, const char* name) {
@@ -176,8 +178,8 @@ QString relativeTo(const Places& at, const QString& path) {
         // and a file dialog may hand over the real path behind it, or the other way round.
         const QString real = QFileInfo(path).canonicalFilePath();
         const QString realResources = QDir(at.resources).canonicalPath();
-        for (const auto& [from, file] : {std::pair{at.resources, absolute},
-                                         std::pair{realResources, real}}) {
+        for (const auto& [from, file] :
+             {std::pair{at.resources, absolute}, std::pair{realResources, real}}) {
             if (from.isEmpty() || file.isEmpty())
                 continue;
             const QString bundled = QDir(from).relativeFilePath(file);
@@ -374,8 +376,7 @@ Lesson parseLesson(const QByteArray& bytes, const QString& path, const QString& 
     l.circuitsObject = index(cir, "object", -1, -1, kMaxIndex, "circuits.object");
     l.circuitsChange = index(cir, "change", -1, -1, kChangeCount - 1, "circuits.change");
     l.circuitsWord = index(cir, "word", -1, -1, kMaxIndex, "circuits.word");
-    l.circuitsNoising =
-        typed(cir, "noising", QJsonValue::Bool, "circuits.noising").toBool(false);
+    l.circuitsNoising = typed(cir, "noising", QJsonValue::Bool, "circuits.noising").toBool(false);
     const QJsonObject sel = object(root, "selection", "selection");
     l.step = index(sel, "step", 0, 0, kMaxIndex, "selection.step");
     l.layer = index(sel, "layer", 0, 0, kMaxIndex, "selection.layer");

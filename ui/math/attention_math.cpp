@@ -1,5 +1,7 @@
 #include "ui/math/attention_math.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -105,7 +107,7 @@ QStringList outputTokens(const CaptionTrace& tr) {
 }
 
 QString headName(int layer, int head) {
-    return head < 0 ? QStringLiteral("L%1 avg").arg(layer + 1)
+    return head < 0 ? QCoreApplication::translate("cl::ui::attention", "L%1 avg").arg(layer + 1)
                     : QStringLiteral("L%1 H%2").arg(layer + 1).arg(head + 1);
 }
 

@@ -1,5 +1,7 @@
 #include "ui/math/circuits_math.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,8 +54,7 @@ int reportHeads(const PatchReport& report) {
     return int(most);
 }
 
-SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate,
-                  int kind) {
+SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool estimate, int kind) {
     const int layers = reportLayers(report), heads = reportHeads(report);
     const int kinds = kind < 0 ? 2 : 1;
     SiteGrid g = emptyGrid(layers * kinds * heads, positionsOf(report, words), words);
@@ -63,7 +64,8 @@ SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool esti
                 for (int h = 1; h <= heads; ++h)
                     g.rowLabels << QStringLiteral("L%1 %2 H%3")
                                        .arg(l)
-                                       .arg(cross ? QStringLiteral("cross") : QStringLiteral("self"))
+                                       .arg(cross ? QStringLiteral("cross")
+                                                  : QStringLiteral("self"))
                                        .arg(h);
     for (const auto& s : report.sites) {
         const int cross = s.cross ? 1 : 0;
@@ -78,9 +80,10 @@ SiteGrid headGrid(const PatchReport& report, const QStringList& words, bool esti
 SiteGrid layerGrid(const PatchReport& report, const QStringList& words, bool estimate) {
     const int layers = reportLayers(report);
     SiteGrid g = emptyGrid(1 + 2 * layers, positionsOf(report, words), words);
-    g.rowLabels << QStringLiteral("embeddings");
+    g.rowLabels << QCoreApplication::translate("cl::ui::circuits", "embeddings");
     for (int l = 1; l <= layers; ++l)
-        g.rowLabels << QStringLiteral("L%1 FFN").arg(l) << QStringLiteral("after L%1").arg(l);
+        g.rowLabels << QCoreApplication::translate("cl::ui::circuits", "L%1 FFN").arg(l)
+                    << QCoreApplication::translate("cl::ui::circuits", "after L%1").arg(l);
     for (const auto& s : report.sites) {
         if (s.kind == PatchKind::Resid)
             put(g, s.layer == 0 ? 0 : int(2 * s.layer), s.position, figure(s, estimate));
@@ -100,7 +103,8 @@ std::vector<float> cellValues(const PatchReport& report, bool estimate) {
 }
 
 QString sitesCsv(const PatchReport& report) {
-    QString out = QStringLiteral("kind,layer,head,sublayer,position,row,column,restored,estimated\n");
+    QString out =
+        QStringLiteral("kind,layer,head,sublayer,position,row,column,restored,estimated\n");
     const auto num = [](int64_t v) { return v < 0 ? QString() : QString::number(v); };
     const int64_t side = std::max<int64_t>(report.gridSide, 1);
     for (const auto& s : report.sites) {

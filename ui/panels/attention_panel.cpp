@@ -169,9 +169,8 @@ void AttentionPanel::setView(const CaptionView& view) {
     m_world->showFor(view.trace);
     // A course state_dict does not record its head count: the maps below are drawn for the count
     // assumed at import, and a wrong one draws plausible, wrong pictures.
-    const QString heads = view.trace.heads == 1
-                              ? tr("1 head per layer")
-                              : tr("%1 heads per layer").arg(view.trace.heads);
+    const QString heads = view.trace.heads == 1 ? tr("1 head per layer")
+                                                : tr("%1 heads per layer").arg(view.trace.heads);
     const bool imported =
         QString::fromStdString(view.model.meta.dataset).contains(QLatin1String("imported"));
     const QString note = QString::fromStdString(view.model.meta.headsNote);
@@ -203,7 +202,7 @@ void AttentionPanel::refresh() {
             const auto m = selfMatrix(tr_, l, h);
             auto* plot = thumbnail(l, h);
             plot->setMatrix(m, steps, steps, queries, keys, colourRange(m, autoC));
-            plot->setTitle(QStringLiteral("%1\n%2 bits") // two short lines fit a thumbnail
+            plot->setTitle(tr("%1\n%2 bits") // two short lines fit a thumbnail
                                .arg(headName(l, h))
                                .arg(meanEntropyBits(m, steps, steps), 0, 'f', 2));
             const bool selected = l == m_selection->layer() && h == m_selection->head();
@@ -218,7 +217,8 @@ void AttentionPanel::refresh() {
     if (!m_view.hasSpatialMemory())
         return;
     const GridMap side = unitGridMap(tr_, m_view.image);
-    const QString word = QString::fromStdString(tr_.steps[size_t(sel)].token); // valid(): sel in range
+    const QString word =
+        QString::fromStdString(tr_.steps[size_t(sel)].token); // valid(): sel in range
     m_crossTitle->setText(tr("Word “%1” (step %2): every layer × head").arg(word).arg(sel + 1));
     for (int l = 0; l < tr_.layers; ++l)
         for (int h = -1; h < tr_.heads; ++h) {

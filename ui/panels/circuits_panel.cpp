@@ -30,12 +30,13 @@ QString sceneObjectName(const SceneObject& o) {
 }
 
 QString changeTitle(int change) {
-    static const char* titles[] = {QT_TRANSLATE_NOOP("CircuitsPanel", "its colour"),
-                                   QT_TRANSLATE_NOOP("CircuitsPanel", "its shape"),
-                                   QT_TRANSLATE_NOOP("CircuitsPanel", "its size"),
-                                   QT_TRANSLATE_NOOP("CircuitsPanel", "its position (relation flips)"),
-                                   QT_TRANSLATE_NOOP("CircuitsPanel", "remove it")};
-    return QCoreApplication::translate("CircuitsPanel", titles[change]);
+    static const char* titles[] = {
+        QT_TRANSLATE_NOOP("cl::ui::CircuitsPanel", "its colour"),
+        QT_TRANSLATE_NOOP("cl::ui::CircuitsPanel", "its shape"),
+        QT_TRANSLATE_NOOP("cl::ui::CircuitsPanel", "its size"),
+        QT_TRANSLATE_NOOP("cl::ui::CircuitsPanel", "its position (relation flips)"),
+        QT_TRANSLATE_NOOP("cl::ui::CircuitsPanel", "remove it")};
+    return QCoreApplication::translate("cl::ui::CircuitsPanel", titles[change]);
 }
 
 } // namespace
@@ -130,8 +131,8 @@ QWidget* CircuitsPanel::buildPairBox() {
 }
 
 void CircuitsPanel::setView(const CaptionView& view) {
-    const bool sameInput = view.image.cacheKey() == m_view.image.cacheKey() &&
-                           view.model.path == m_view.model.path;
+    const bool sameInput =
+        view.image.cacheKey() == m_view.image.cacheKey() && view.model.path == m_view.model.path;
     m_view = view;
     m_cleanTile->setContent(view.image, {}, {}, 0, {}, tr("clean"));
     fillObjects();
@@ -172,8 +173,8 @@ QStringList CircuitsPanel::inputWords() const {
 }
 
 bool CircuitsPanel::makeScenePair(int index, int change) {
-    if (!m_view.scene || index < 0 || size_t(index) >= m_view.scene->objects.size() ||
-        change < 0 || change >= kChangeCount) {
+    if (!m_view.scene || index < 0 || size_t(index) >= m_view.scene->objects.size() || change < 0 ||
+        change >= kChangeCount) {
         m_status->setText(tr("No scene on screen to change: open the Scene editor or a Random "
                              "Scene, or open a corrupted image."));
         return false;
@@ -320,10 +321,11 @@ bool CircuitsPanel::writeCsv(const QString& path) {
 }
 
 QString CircuitsPanel::exportTag() const {
-    QString tag = m_pairChange >= 0 ? QStringLiteral("%1-of-%2")
-                                          .arg(QString::fromStdString(changeName(Change(m_pairChange))))
-                                          .arg(m_pairObject + 1)
-                                    : QStringLiteral("pair");
+    QString tag = m_pairChange >= 0
+                      ? QStringLiteral("%1-of-%2")
+                            .arg(QString::fromStdString(changeName(Change(m_pairChange))))
+                            .arg(m_pairObject + 1)
+                      : QStringLiteral("pair");
     if (m_hasResult)
         tag += QStringLiteral("-pos%1").arg(m_result.patch.position);
     return tag;

@@ -44,13 +44,13 @@ HeatmapPlot::HeatmapPlot(Style style, QWidget* parent) : QCustomPlot(parent), m_
         m_scale = new QCPColorScale(this);
         plotLayout()->addElement(1, 1, m_scale);
         m_scale->setGradient(viridisGradient());
-        m_scale->axis()->setLabel(QStringLiteral("weight"));
+        m_scale->axis()->setLabel(tr("weight"));
         m_map->setColorScale(m_scale);
         auto* margins = new QCPMarginGroup(this);
         axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
         m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-        xAxis->setLabel(QStringLiteral("key word"));
-        yAxis->setLabel(QStringLiteral("query word"));
+        xAxis->setLabel(tr("key word"));
+        yAxis->setLabel(tr("query word"));
     } else {
         for (auto* axis : {xAxis, yAxis}) {
             axis->setTicks(false);
@@ -277,8 +277,8 @@ QString HeatmapPlot::describeCell(int row, int col) const {
         return m_describe(row, col, v);
     const QString q = m_rowLabels.value(row), k = m_colLabels.value(col);
     if (std::isnan(v))
-        return QStringLiteral("%1 → %2: masked (a word cannot see the future)").arg(q, k);
-    return QStringLiteral("query “%1” → key “%2”: %3").arg(q, k).arg(double(v), 0, 'f', 3);
+        return tr("%1 → %2: masked (a word cannot see the future)").arg(q, k);
+    return tr("query “%1” → key “%2”: %3").arg(q, k).arg(double(v), 0, 'f', 3);
 }
 
 void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {

@@ -9,6 +9,7 @@
 namespace cl::ui {
 
 class WorldNotice final : public QLabel {
+    Q_OBJECT
   public:
     explicit WorldNotice(QWidget* parent = nullptr);
     void showFor(const CaptionTrace& trace);

@@ -1,11 +1,11 @@
 #include "ui/window/course_browser.h"
 
-#include "model/evaluation/bleu.h"
 #include "model/api/captioner.h"
-#include "model/data/course_data.h"
-#include "model/evaluation/course_eval.h"
 #include "model/core/files.h"
 #include "model/core/json_limits.h"
+#include "model/data/course_data.h"
+#include "model/evaluation/bleu.h"
+#include "model/evaluation/course_eval.h"
 #include "ui/window/background.h"
 #include "ui/window/image_fetcher.h"
 
@@ -42,11 +42,13 @@ QStringList readWords(const QString& path) {
     QStringList out;
     for (const auto& w : words) {
         if (!w.isString())
-            throw std::runtime_error(path.toStdString() + ": idx_to_word must list words");
+            throw std::runtime_error(
+                CourseBrowser::tr("%1: idx_to_word must list words").arg(path).toStdString());
         out << w.toString();
     }
     if (out.isEmpty())
-        throw std::runtime_error(path.toStdString() + " has no idx_to_word list");
+        throw std::runtime_error(
+            CourseBrowser::tr("%1 has no idx_to_word list").arg(path).toStdString());
     return out;
 }
 
