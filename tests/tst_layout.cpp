@@ -3,6 +3,7 @@
 // its rectangle, sibling labels or buttons that overlap, plot labels that collide, a table that
 // must scroll sideways, a window larger than the screen, or presenter mode that lost full screen.
 #include "tests/gui_fixture.h"
+#include "ui/window/language.h"
 #include "ui/panels/attention_panel.h"
 #include "ui/panels/caption_panel.h"
 #include "ui/panels/circuits_panel.h"
@@ -367,6 +368,8 @@ void TestLayout::initTestCase() {
     // Layout and plot warnings the window once printed at start-up: an empty flow layout's
     // minimum of -1 x -1, presenter mode asking a colour-bar plot for an axis rect.
     QTest::failOnWarning(QRegularExpression(QStringLiteral("Negative sizes|invalid axis rect")));
+    if (qEnvironmentVariable("CL_LAYOUT_LANGUAGE") == QLatin1String("ko"))
+        QVERIFY(ui::installLanguage(QStringLiteral("ko"))); // the window is made in Korean
     QVERIFY(m_f.start());
     auto* w = m_f.window.get();
     QVERIFY(m_f.openAndWait(m_f.saveScene(8))); // three objects: the longest captions

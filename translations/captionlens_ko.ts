@@ -251,38 +251,157 @@
     </message>
 </context>
 <context>
-    <name>cl::ui</name>
+    <name>cl::ui::Animation</name>
+    <message>
+        <source>the head average</source>
+        <translation>헤드 평균</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>헤드 %1</translation>
+    </message>
+    <message>
+        <source>Greedy decoding: word %1 of %2</source>
+        <translation>그리디 디코딩: 단어 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Cross-attention of “%1”: layer %2, %3</source>
+        <translation>“%1”의 크로스 어텐션: 레이어 %2, %3</translation>
+    </message>
+    <message>
+        <source>The caption so far</source>
+        <translation>지금까지의 캡션</translation>
+    </message>
+    <message>
+        <source>Candidates for word %1</source>
+        <translation>단어 %1의 후보</translation>
+    </message>
+    <message>
+        <source>The caption</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>레이어 %1</translation>
+    </message>
+    <message>
+        <source>avg</source>
+        <translation>평균</translation>
+    </message>
+    <message>
+        <source>“%1”: cross-attention, layer %2, %3</source>
+        <translation>“%1”: 크로스 어텐션, 레이어 %2, %3</translation>
+    </message>
+    <message>
+        <source>%1 bits of entropy (lower: sharper)</source>
+        <translation>엔트로피 %1비트 (낮을수록 집중됨)</translation>
+    </message>
+    <message>
+        <source>Training: %1 (%2 of %3)</source>
+        <translation>학습: %1 (%2 / %3)</translation>
+    </message>
+    <message>
+        <source>Its caption</source>
+        <translation>이 스냅샷의 캡션</translation>
+    </message>
     <message>
         <source>an animation needs frames, each with its time</source>
-        <translation type="unfinished"></translation>
+        <translation>애니메이션에는 각자 시간이 있는 프레임이 필요합니다</translation>
     </message>
     <message>
         <source>an animation&apos;s frames must be 1 to 4096 pixels a side</source>
-        <translation type="unfinished"></translation>
+        <translation>애니메이션 프레임의 한 변은 1~4096픽셀이어야 합니다</translation>
     </message>
     <message>
         <source>an animation&apos;s frames must all have one size</source>
-        <translation type="unfinished"></translation>
+        <translation>애니메이션 프레임은 모두 같은 크기여야 합니다</translation>
     </message>
     <message>
         <source>the colours of frame %1 could not be counted</source>
-        <translation type="unfinished"></translation>
+        <translation>프레임 %1의 색을 셀 수 없습니다</translation>
     </message>
     <message>
         <source>no palette could be made for the animation</source>
-        <translation type="unfinished"></translation>
+        <translation>애니메이션의 팔레트를 만들 수 없습니다</translation>
     </message>
     <message>
         <source>frame %1 could not be mapped to the palette</source>
-        <translation type="unfinished"></translation>
+        <translation>프레임 %1을(를) 팔레트에 맞출 수 없습니다</translation>
     </message>
     <message>
         <source>the GIF writer could not start</source>
-        <translation type="unfinished"></translation>
+        <translation>GIF 작성기를 시작할 수 없습니다</translation>
     </message>
     <message>
         <source>the GIF could not be written (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>GIF를 쓸 수 없습니다 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>cl::ui::AnimationDialog</name>
+    <message>
+        <source>Export Animation</source>
+        <translation>애니메이션 내보내기</translation>
+    </message>
+    <message>
+        <source>Decoding, word by word</source>
+        <translation>디코딩, 한 단어씩</translation>
+    </message>
+    <message>
+        <source>The selected word through every layer and head</source>
+        <translation>선택한 단어를 모든 레이어와 헤드에 걸쳐</translation>
+    </message>
+    <message>
+        <source>The training run&apos;s snapshots (Timeline panel)</source>
+        <translation>학습 실행의 스냅샷 (타임라인 패널)</translation>
+    </message>
+    <message>
+        <source>Open a training run in the Timeline panel first</source>
+        <translation>먼저 타임라인 패널에서 학습 실행을 여십시오</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>How long each frame stays; the last one stays three times as long</source>
+        <translation>각 프레임이 머무는 시간입니다. 마지막 프레임은 세 배 동안 머뭅니다</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels</source>
+        <translation>%1 × %2 픽셀</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>보여줄 것:</translation>
+    </message>
+    <message>
+        <source>Frame time:</source>
+        <translation>프레임 시간:</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>크기:</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>파일:</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>애니메이션 내보내기</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif)</source>
+        <translation>GIF 애니메이션 (*.gif)</translation>
     </message>
 </context>
 <context>
@@ -1225,6 +1344,38 @@ deletion area %1, insertion area %2</source>
         <source>Could not explain: %1</source>
         <translation>설명할 수 없습니다: %1</translation>
     </message>
+    <message>
+        <source>Cross-attention (layer, head)</source>
+        <translation>크로스 어텐션 (레이어, 헤드)</translation>
+    </message>
+    <message>
+        <source>Cross-attention (head average)</source>
+        <translation>크로스 어텐션 (헤드 평균)</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>어텐션 롤아웃</translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation>그래디언트 × 입력</translation>
+    </message>
+    <message>
+        <source>Integrated Gradients (black)</source>
+        <translation>통합 그래디언트 (검정 기준)</translation>
+    </message>
+    <message>
+        <source>Integrated Gradients (blurred)</source>
+        <translation>통합 그래디언트 (흐린 기준)</translation>
+    </message>
+    <message>
+        <source>Grad-CAM</source>
+        <translation>Grad-CAM</translation>
+    </message>
+    <message>
+        <source>Occlusion</source>
+        <translation>가림(Occlusion)</translation>
+    </message>
 </context>
 <context>
     <name>cl::ui::HeadCostChart</name>
@@ -1807,6 +1958,42 @@ deletion area %1, insertion area %2</source>
     <message>
         <source>the lesson %1 has no image, scene or features to show</source>
         <translation>레슨 %1에 표시할 이미지, 장면 또는 특징이 없습니다</translation>
+    </message>
+    <message>
+        <source>Export &amp;Animation (GIF)…</source>
+        <translation>애니메이션 내보내기 (GIF)(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>An animation shows an image&apos;s caption: open an image first</source>
+        <translation>애니메이션은 이미지의 캡션을 보여 줍니다. 먼저 이미지를 여십시오</translation>
+    </message>
+    <message>
+        <source>Choose the file the animation goes to</source>
+        <translation>애니메이션을 저장할 파일을 고르십시오</translation>
+    </message>
+    <message>
+        <source>Open a training run in the Timeline panel first</source>
+        <translation>먼저 타임라인 패널에서 학습 실행을 여십시오</translation>
+    </message>
+    <message>
+        <source>Exporting the animation…</source>
+        <translation>애니메이션을 내보내는 중…</translation>
+    </message>
+    <message>
+        <source>Could not export the animation: %1</source>
+        <translation>애니메이션을 내보낼 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Exported the animation to %1 (%2 KB)</source>
+        <translation>애니메이션을 %1(으)로 내보냈습니다 (%2 KB)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The interface has no language “%1”</source>
+        <translation>인터페이스에 “%1” 언어가 없습니다</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/scene_editor.h"
 #include "ui/window/background.h"
+#include "ui/window/language.h"
 #include "ui/window/main_window.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QSettings>
 
 #include <algorithm>
 #include <cstdio>
@@ -38,10 +40,10 @@ struct Options {
                                   "file"};
     QCommandLineOption screenshot{"screenshot",
                                   "Save the window to this PNG after captioning and exit", "png"};
-    QCommandLineOption panel{
-        "panel",
-        "Panel to show: caption, attention, pe, decode, heads, beam, explain, circuits, compare, timeline, scene or train",
-        "name", "caption"};
+    QCommandLineOption panel{"panel",
+                             "Panel to show: caption, attention, pe, decode, heads, beam, explain, "
+                             "circuits, compare, timeline, scene or train",
+                             "name", "caption"};
     QCommandLineOption profile{"profile", "Print image-to-painted latency over N scenes and exit",
                                "n"};
     QCommandLineOption threads{"threads", "CPU threads for the model (default: all)", "n", "0"};
@@ -58,6 +60,10 @@ struct Options {
     QCommandLineOption row{"row", "The row of --features to caption (default 0)", "i", "0"};
     QCommandLineOption courseData{"course-data",
                                   "Open the course's coco_captioning folder in the browser", "dir"};
+    QCommandLineOption language{"language",
+                                "Interface language: en or ko (default: the last one chosen in "
+                                "View > Language, else the system's)",
+                                "code"};
 
     void describe(QCommandLineParser& parser) const {
         parser.setApplicationDescription("See inside an image-captioning transformer.");
@@ -66,7 +72,8 @@ struct Options {
         parser.addPositionalArgument(
             "image", "Image to caption, or a .cllesson (default: a bundled sample)");
         parser.addOptions({checkpoint, screenshot, panel, profile, threads, presenter, compare,
-                           timeline, profileDrag, whileTraining, features, row, courseData});
+                           timeline, profileDrag, whileTraining, features, row, courseData,
+                           language});
     }
 };
 
@@ -115,6 +122,18 @@ int main(int argc, char** argv) {
         return 1;
     }
     cl::setThreadCount(threads);
+
+    // The language before the window: its texts are made in it.
+    const QString saved = parser.isSet(o.language)
+                              ? parser.value(o.language)
+                              : QSettings().value(QStringLiteral("language")).toString();
+    if (parser.isSet(o.language) && !cl::ui::interfaceLanguages().contains(saved)) {
+        std::fprintf(stderr, "captionlens: error: --language must be one of %s\n",
+                     qPrintable(cl::ui::interfaceLanguages().join(", ")));
+        return 1;
+    }
+    cl::ui::installLanguage(
+        cl::ui::interfaceLanguages().contains(saved) ? saved : cl::ui::systemLanguage());
 
     const QString resources = findResourceDir();
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("captionlens"),

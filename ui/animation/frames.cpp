@@ -14,9 +14,9 @@ namespace cl::ui {
 
 namespace {
 
-QString trFrame(const char* text) {
-    return QCoreApplication::translate("cl::ui::animation", text);
-}
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(cl::ui::Animation)
+};
 
 const QColor kInk(0x1d, 0x20, 0x33), kMuted(0x5a, 0x5f, 0x75), kAccent(0x3b, 0x4c, 0xca),
     kTrack(0xe4, 0xe6, 0xef);
@@ -159,7 +159,7 @@ QStringList tokens(const CaptionTrace& t, int upTo) {
 }
 
 QString headText(int head) {
-    return head < 0 ? trFrame("the head average") : trFrame("head %1").arg(head + 1);
+    return head < 0 ? Text::tr("the head average") : Text::tr("head %1").arg(head + 1);
 }
 
 AnimationFrames withTimes(std::vector<QImage> frames, int frameMs) {
@@ -174,24 +174,24 @@ AnimationFrames withTimes(std::vector<QImage> frames, int frameMs) {
 QImage decodeFrame(const CaptionTrace& t, const QImage& image, int k, const AnimationStyle& st) {
     Canvas c(st.width);
     const int n = int(t.steps.size()), layer = lastLayer(t, st.layer);
-    title(c, trFrame("Greedy decoding: word %1 of %2").arg(k + 1).arg(n));
+    title(c, Text::tr("Greedy decoding: word %1 of %2").arg(k + 1).arg(n));
     const QString word = QString::fromStdString(t.steps[size_t(k)].token);
     attention(c, t, image, crossRow(t, layer, st.head, k), st.opacity,
-              trFrame("Cross-attention of “%1”: layer %2, %3")
+              Text::tr("Cross-attention of “%1”: layer %2, %3")
                   .arg(word)
                   .arg(layer + 1)
                   .arg(headText(st.head)));
     const QRect side = c.sideBox();
-    label(c, side.y(), trFrame("The caption so far"));
+    label(c, side.y(), Text::tr("The caption so far"));
     const int y = words(c, side.adjusted(0, c.px(32), 0, 0), tokens(t, k), k);
-    label(c, y, trFrame("Candidates for word %1").arg(k + 1));
+    label(c, y, Text::tr("Candidates for word %1").arg(k + 1));
     candidates(c, y + c.px(32), t.steps[size_t(k)]);
     return c.take();
 }
 
 QImage captionFrame(const CaptionTrace& t, const QImage& image, const AnimationStyle& st) {
     Canvas c(st.width);
-    title(c, trFrame("The caption"));
+    title(c, Text::tr("The caption"));
     attention(c, t, image, {}, st.opacity, QString());
     const QRect side = c.sideBox();
     words(c, side, outputTokens(t), -1);
@@ -208,14 +208,14 @@ void headGrid(Canvas& c, int y, const CaptionTrace& t, int layer, int head) {
     for (int l = 0; l < rows; ++l) {
         c.p.setPen(kMuted);
         c.p.drawText(QRect(side.x(), y + c.px(24) + l * cell, c.px(52), cell),
-                     Qt::AlignLeft | Qt::AlignVCenter, trFrame("layer %1").arg(l + 1));
+                     Qt::AlignLeft | Qt::AlignVCenter, Text::tr("layer %1").arg(l + 1));
         for (int h = -1; h < int(t.heads); ++h) {
             const QRect r(side.x() + c.px(56) + (h + 1) * cell, y + c.px(24) + l * cell,
                           cell - c.px(4), cell - c.px(4));
             if (l == 0) {
                 c.p.setPen(kMuted);
                 c.p.drawText(QRect(r.x(), y, r.width(), c.px(22)), Qt::AlignCenter,
-                             h < 0 ? trFrame("avg") : QString::number(h + 1));
+                             h < 0 ? Text::tr("avg") : QString::number(h + 1));
             }
             c.p.setPen(Qt::NoPen);
             c.p.setBrush(l == layer && h == head ? kAccent : kTrack);
@@ -228,13 +228,13 @@ QImage headFrame(const CaptionTrace& t, const QImage& image, int step, int layer
                  const AnimationStyle& st) {
     Canvas c(st.width);
     const QString word = QString::fromStdString(t.steps[size_t(step)].token);
-    title(c, trFrame("“%1”: cross-attention, layer %2, %3")
+    title(c, Text::tr("“%1”: cross-attention, layer %2, %3")
                  .arg(word)
                  .arg(layer + 1)
                  .arg(headText(head)));
     const auto row = crossRow(t, layer, head, step);
     attention(c, t, image, row, st.opacity,
-              trFrame("%1 bits of entropy (lower: sharper)")
+              Text::tr("%1 bits of entropy (lower: sharper)")
                   .arg(meanEntropyBits(row, 1, int(row.size())), 0, 'f', 2));
     const QRect side = c.sideBox();
     const int y = words(c, side, outputTokens(t), step);
@@ -270,7 +270,7 @@ QImage timelineFrame(const std::vector<Snapshot>& shots, int i, const QImage& im
                      const AnimationStyle& st) {
     Canvas c(st.width);
     const CaptionTrace& t = shots[size_t(i)].trace;
-    title(c, trFrame("Training: %1 (%2 of %3)")
+    title(c, Text::tr("Training: %1 (%2 of %3)")
                  .arg(shots[size_t(i)].label)
                  .arg(i + 1)
                  .arg(shots.size()));
@@ -279,12 +279,12 @@ QImage timelineFrame(const std::vector<Snapshot>& shots, int i, const QImage& im
               t.steps.empty() ? std::vector<float>{} : crossRow(t, layer, st.head, word),
               st.opacity,
               t.steps.empty() ? QString()
-                              : trFrame("Cross-attention of “%1”: layer %2, %3")
+                              : Text::tr("Cross-attention of “%1”: layer %2, %3")
                                     .arg(QString::fromStdString(t.steps[size_t(word)].token))
                                     .arg(layer + 1)
                                     .arg(headText(st.head)));
     const QRect side = c.sideBox();
-    label(c, side.y(), trFrame("Its caption"));
+    label(c, side.y(), Text::tr("Its caption"));
     words(c, side.adjusted(0, c.px(32), 0, 0), outputTokens(t), word);
     timelineStrip(c, shots, i);
     return c.take();

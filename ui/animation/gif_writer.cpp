@@ -20,9 +20,9 @@ struct LiqFree {
 };
 template <typename T> using Liq = std::unique_ptr<T, LiqFree>;
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("cl::ui::animation", text);
-}
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(cl::ui::Animation)
+};
 
 // RGBA bytes, as libimagequant wants them, kept alive while its image points at them.
 struct Rgba {
@@ -82,10 +82,10 @@ bool putFrame(GifFileType* gif, const std::vector<uint8_t>& idx, int w, QRect r,
 
 GifResult encodeGif(const AnimationFrames& a) {
     if (a.frames.empty() || a.frames.size() != a.delaysMs.size())
-        return {{}, tr("an animation needs frames, each with its time")};
+        return {{}, Text::tr("an animation needs frames, each with its time")};
     const int w = a.frames.front().width(), h = a.frames.front().height();
     if (w < 1 || h < 1 || w > 4096 || h > 4096)
-        return {{}, tr("an animation's frames must be 1 to 4096 pixels a side")};
+        return {{}, Text::tr("an animation's frames must be 1 to 4096 pixels a side")};
     Liq<liq_attr> attr(liq_attr_create());
     liq_set_max_colors(attr.get(), 256);
     liq_set_speed(attr.get(), 5);
@@ -93,16 +93,16 @@ GifResult encodeGif(const AnimationFrames& a) {
     std::vector<Rgba> rgba(a.frames.size());
     for (size_t i = 0; i < a.frames.size(); ++i) {
         if (a.frames[i].size() != a.frames.front().size())
-            return {{}, tr("an animation's frames must all have one size")};
+            return {{}, Text::tr("an animation's frames must all have one size")};
         rgba[i].pixels = a.frames[i].convertToFormat(QImage::Format_RGBA8888);
         rgba[i].image.reset(liq_image_create_rgba(attr.get(), rgba[i].pixels.constBits(), w, h, 0));
         if (!rgba[i].image ||
             liq_histogram_add_image(hist.get(), attr.get(), rgba[i].image.get()) != LIQ_OK)
-            return {{}, tr("the colours of frame %1 could not be counted").arg(i + 1)};
+            return {{}, Text::tr("the colours of frame %1 could not be counted").arg(i + 1)};
     }
     liq_result* raw = nullptr;
     if (liq_histogram_quantize(hist.get(), attr.get(), &raw) != LIQ_OK)
-        return {{}, tr("no palette could be made for the animation")};
+        return {{}, Text::tr("no palette could be made for the animation")};
     Liq<liq_result> result(raw);
     liq_set_dithering_level(result.get(), 0.8f);
 
@@ -110,7 +110,7 @@ GifResult encodeGif(const AnimationFrames& a) {
     for (size_t i = 0; i < a.frames.size(); ++i)
         if (liq_write_remapped_image(result.get(), rgba[i].image.get(), indices[i].data(),
                                      indices[i].size()) != LIQ_OK)
-            return {{}, tr("frame %1 could not be mapped to the palette").arg(i + 1)};
+            return {{}, Text::tr("frame %1 could not be mapped to the palette").arg(i + 1)};
     const liq_palette* palette = liq_get_palette(result.get());
     std::vector<GifColorType> colours(256, GifColorType{0, 0, 0});
     for (unsigned c = 0; c < palette->count && c < 256; ++c)
@@ -122,7 +122,7 @@ GifResult encodeGif(const AnimationFrames& a) {
     int err = 0;
     GifFileType* gif = EGifOpen(&out.bytes, gifWrite, &err);
     if (!gif || !map)
-        return {{}, tr("the GIF writer could not start")};
+        return {{}, Text::tr("the GIF writer could not start")};
     EGifSetGifVersion(gif, true);
     bool ok = EGifPutScreenDesc(gif, w, h, 8, 0, map.get()) == GIF_OK && putLoop(gif);
     for (size_t i = 0; ok && i < indices.size(); ++i) {
@@ -130,9 +130,9 @@ GifResult encodeGif(const AnimationFrames& a) {
         ok = putFrame(gif, indices[i], w, r, a.delaysMs[i]);
     }
     if (EGifCloseFile(gif, &err) != GIF_OK || !ok)
-        return {
-            {},
-            tr("the GIF could not be written (%1)").arg(QString::fromUtf8(GifErrorString(err)))};
+        return {{},
+                Text::tr("the GIF could not be written (%1)")
+                    .arg(QString::fromUtf8(GifErrorString(err)))};
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "ui/panels/decode_panel.h"
+#include "ui/widgets/keep_translated.h"
 
 #include "ui/math/attention_math.h"
 #include "ui/panels/selection.h"
@@ -23,27 +24,31 @@ namespace cl::ui {
 
 DecodePanel::DecodePanel(Selection* selection, QWidget* parent)
     : QWidget(parent), m_selection(selection), m_timer(new QTimer(this)) {
-    auto button = [this](const QString& text, const QString& tip, auto slot, QKeySequence key) {
+    // tip: the source text (QT_TR_NOOP), translated again when the language changes.
+    auto button = [this](const QString& text, const char* tip, auto slot, QKeySequence key) {
         auto* b = new QPushButton(text, this);
-        b->setToolTip(tip + tr(" (%1)").arg(key.toString()));
         connect(b, &QPushButton::clicked, this, slot);
         auto* sc = new QShortcut(key, this);
         sc->setContext(Qt::WidgetWithChildrenShortcut);
-        sc->setWhatsThis(tr("Decoding panel: %1").arg(tip.toLower())); // Help ▸ Keyboard Shortcuts
+        keepTranslated(b, [b, sc, tip, key] {
+            b->setToolTip(tr(tip) + tr(" (%1)").arg(key.toString()));
+            // Help ▸ Keyboard Shortcuts
+            sc->setWhatsThis(tr("Decoding panel: %1").arg(tr(tip).toLower()));
+        });
         connect(sc, &QShortcut::activated, this, slot);
         return b;
     };
     auto* nav = new QHBoxLayout;
-    nav->addWidget(
-        button(tr("|◀ First"), tr("First step"), &DecodePanel::first, QKeySequence(Qt::Key_Home)));
-    nav->addWidget(button(tr("◀ Previous"), tr("Previous step"), &DecodePanel::previous,
+    nav->addWidget(button(tr("|◀ First"), QT_TR_NOOP("First step"), &DecodePanel::first,
+                          QKeySequence(Qt::Key_Home)));
+    nav->addWidget(button(tr("◀ Previous"), QT_TR_NOOP("Previous step"), &DecodePanel::previous,
                           QKeySequence(Qt::Key_Left)));
-    nav->addWidget(m_play = button(tr("▶ Play"), tr("Play / pause"), &DecodePanel::togglePlay,
-                                   QKeySequence(Qt::Key_Space)));
-    nav->addWidget(
-        button(tr("Next ▶"), tr("Next step"), &DecodePanel::next, QKeySequence(Qt::Key_Right)));
-    nav->addWidget(
-        button(tr("Last ▶|"), tr("Last step"), &DecodePanel::last, QKeySequence(Qt::Key_End)));
+    nav->addWidget(m_play = button(tr("▶ Play"), QT_TR_NOOP("Play / pause"),
+                                   &DecodePanel::togglePlay, QKeySequence(Qt::Key_Space)));
+    nav->addWidget(button(tr("Next ▶"), QT_TR_NOOP("Next step"), &DecodePanel::next,
+                          QKeySequence(Qt::Key_Right)));
+    nav->addWidget(button(tr("Last ▶|"), QT_TR_NOOP("Last step"), &DecodePanel::last,
+                          QKeySequence(Qt::Key_End)));
     m_speed = new QSlider(Qt::Horizontal, this);
     m_speed->setRange(150, 2000);
     m_speed->setValue(700);
@@ -224,7 +229,7 @@ QString DecodePanel::wordOf(int64_t id, const DecodeStep& s) const {
             return QString::fromStdString(c.token);
     const auto& words = m_view.model.vocab;
     return id >= 0 && size_t(id) < words.size() ? QString::fromStdString(words[size_t(id)])
-                                                 : QString::number(id);
+                                                : QString::number(id);
 }
 
 int DecodePanel::candidateAt(const QPoint& pos) const {

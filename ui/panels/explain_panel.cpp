@@ -61,6 +61,27 @@ QString figuresText(const SaliencyMap& m, bool curves) {
     return lines.join(QStringLiteral("<br>"));
 }
 
+// The method's name in the interface's language (the model names it in English).
+QString methodTitle(ExplainMethod method) {
+    static const std::pair<ExplainMethod, const char*> titles[] = {
+        {ExplainMethod::Attention,
+         QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Cross-attention (layer, head)")},
+        {ExplainMethod::AttentionMean,
+         QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Cross-attention (head average)")},
+        {ExplainMethod::Rollout, QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Attention rollout")},
+        {ExplainMethod::GradInput, QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Gradient × input")},
+        {ExplainMethod::IgBlack,
+         QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Integrated Gradients (black)")},
+        {ExplainMethod::IgBlur,
+         QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Integrated Gradients (blurred)")},
+        {ExplainMethod::GradCam, QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Grad-CAM")},
+        {ExplainMethod::Occlusion, QT_TRANSLATE_NOOP("cl::ui::ExplainPanel", "Occlusion")}};
+    for (const auto& [m, title] : titles)
+        if (m == method)
+            return ExplainPanel::tr(title);
+    return QString::fromStdString(explainMethodTitle(method));
+}
+
 QString tileTitle(const SaliencyMap& m, const ExplainOptions& o) {
     if (m.method == ExplainMethod::Attention)
         return QObject::tr("Cross-attention %1").arg(headName(int(o.layer), int(o.head)));
@@ -70,7 +91,7 @@ QString tileTitle(const SaliencyMap& m, const ExplainOptions& o) {
         return QObject::tr("IG (black)"); // short: one line in presenter mode
     if (m.method == ExplainMethod::IgBlur)
         return QObject::tr("IG (blurred)");
-    return QString::fromStdString(explainMethodTitle(m.method));
+    return methodTitle(m.method);
 }
 
 } // namespace
@@ -181,8 +202,7 @@ QString ExplainPanel::status() const {
 QString ExplainPanel::requestKey() const {
     const ExplainOptions o = options();
     return m_view.imageName + '\n' + QString::fromStdString(m_view.model.path) + '\n' +
-           QString::fromStdString(m_view.trace.text()) + '\n' +
-           QString::number(m_view.headsOff) +
+           QString::fromStdString(m_view.trace.text()) + '\n' + QString::number(m_view.headsOff) +
            QStringLiteral("|%1|%2|%3|%4").arg(o.word).arg(o.layer).arg(o.head).arg(o.curves);
 }
 
@@ -226,8 +246,7 @@ void ExplainPanel::openWalkthrough() {
         return;
     if (!m_qk) {
         m_qk = new QkDialog(this);
-        connect(m_qk, &QkDialog::walkthroughRequested, this,
-                &ExplainPanel::walkthroughRequested);
+        connect(m_qk, &QkDialog::walkthroughRequested, this, &ExplainPanel::walkthroughRequested);
     }
     m_qk->show();
     m_qk->raise();
@@ -266,11 +285,12 @@ void ExplainPanel::request(bool force) {
         return;
     m_requested = key;
     const ExplainOptions o = options();
-    m_status->setText(tr("Explaining \u201c%1\u201d\u2026")
-                          .arg(QString::fromStdString(
-                              m_view.trace.steps[size_t(std::min<int64_t>(
-                                                     o.word, int64_t(m_view.trace.steps.size()) - 1))]
-                                  .token)));
+    m_status->setText(
+        tr("Explaining \u201c%1\u201d\u2026")
+            .arg(QString::fromStdString(m_view.trace
+                                            .steps[size_t(std::min<int64_t>(
+                                                o.word, int64_t(m_view.trace.steps.size()) - 1))]
+                                            .token)));
     emit explainRequested(o);
 }
 
@@ -286,11 +306,11 @@ void ExplainPanel::fillTile(ExplainTile* tile, const SaliencyMap& m) {
     // Every tile's figures take the same height, so every map is drawn at the same size.
     tile->figures()->setMinimumHeight(3 * tile->figures()->fontMetrics().lineSpacing() + 2);
     tile->figures()->setText(figuresText(m, !m.deletion.empty()));
-    tile->setToolTip(QString::fromStdString(explainMethodTitle(m.method)) +
-                     (m.deletion.empty() ? QString()
-                                         : tr("\ndeletion area %1, insertion area %2")
-                                               .arg(m.deletionAuc, 0, 'f', 3)
-                                               .arg(m.insertionAuc, 0, 'f', 3)));
+    tile->setToolTip(methodTitle(m.method) + (m.deletion.empty()
+                                                  ? QString()
+                                                  : tr("\ndeletion area %1, insertion area %2")
+                                                        .arg(m.deletionAuc, 0, 'f', 3)
+                                                        .arg(m.insertionAuc, 0, 'f', 3)));
 }
 
 void ExplainPanel::setResult(const Explanation& result) {

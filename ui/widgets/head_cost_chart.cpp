@@ -55,6 +55,12 @@ void HeadCostChart::setCosts(const HeadCosts& costs) {
     redraw();
 }
 
+void HeadCostChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        redraw();
+    QCustomPlot::changeEvent(event);
+}
+
 void HeadCostChart::setSorted(bool sorted) {
     m_sorted = sorted;
     redraw();
@@ -90,7 +96,8 @@ QSize HeadCostChart::minimumSizeHint() const {
     const int pad = bars > 0 ? height() - bars : 70; // a guess before the first layout
     // And at least as high as the axis title is long (it was cut at presenter size).
     const int title = QFontMetrics(yAxis->labelFont()).horizontalAdvance(yAxis->label()) + 4;
-    return {base.width(), std::max({base.height(), pad + std::max(kLeastBars, title), kLeastHeight})};
+    return {base.width(),
+            std::max({base.height(), pad + std::max(kLeastBars, title), kLeastHeight})};
 }
 
 void HeadCostChart::fitText() {

@@ -39,6 +39,9 @@ class HeadCostChart final : public QCustomPlot {
   signals:
     void headClicked(int head);
 
+  protected:
+    void changeEvent(QEvent* event) override; // a new language: the title again
+
   private:
     void redraw();
     // Before each replot: the title wrapped to the width, and every k-th name on the axis when

@@ -1,6 +1,8 @@
 #include "ui/widgets/word_chips.h"
 
 #include "ui/widgets/flow_layout.h"
+#include "ui/widgets/keep_translated.h"
+
 #include <QEvent>
 #include <QPushButton>
 
@@ -8,6 +10,7 @@ namespace cl::ui {
 
 WordChips::WordChips(QWidget* parent) : QWidget(parent), m_layout(new FlowLayout(this)) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    setProperty(kModelWords, true); // the model's words stay as they are in any language
 }
 
 void WordChips::setWords(const QStringList& words, const std::vector<float>& probs) {

@@ -76,6 +76,8 @@ class MainWindow final : public QMainWindow {
     void chooseAnimation();
     bool exportAnimation(const AnimationChoice& choice);
     bool exporting() const { return m_exporting > 0; }
+    // View > Language (main_window_language.cpp): "en" or "ko", at once, kept in the settings.
+    bool setLanguage(const QString& code);
     // "three-shapes-attention-L2-avg-circle.png": input, panel, layer, head and word.
     QString exportName(const QString& what, const QString& suffix) const;
 
@@ -120,6 +122,7 @@ class MainWindow final : public QMainWindow {
     void viewUpdated(); // a new caption is on screen
     void errorShown(const QString& message);
     void animationExported(const QString& path);
+    void languageChanged(const QString& code);
 
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -137,6 +140,7 @@ class MainWindow final : public QMainWindow {
     void connectSession();
     void buildActions();
     void buildViewMenu();
+    void buildLanguageMenu(QMenu* view);
     void buildToolBar(QAction* openImage, QAction* openCk, QAction* random, QAction* exportView);
     void buildLessonActions(QMenu* file);
     void buildStatusBar();
@@ -200,6 +204,7 @@ class MainWindow final : public QMainWindow {
     bool m_showDialogs = true;
     bool m_presenter = false;
     QAction* m_presenterAction = nullptr;
+    QList<QAction*> m_languageActions;
 };
 
 } // namespace cl::ui

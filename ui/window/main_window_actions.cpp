@@ -150,6 +150,7 @@ void MainWindow::buildViewMenu() {
     m_presenterAction->setShortcut(QKeySequence(Qt::Key_F11));
     m_presenterAction->setToolTip(tr("Large fonts and thick lines for a projector (F11); "
                                      "PageDown/PageUp step through the words"));
+    buildLanguageMenu(view);
     // Slide clickers send PageDown/PageUp: step the selected word in every panel.
     view->addAction(tr("Next Word"), QKeySequence(Qt::Key_PageDown), this,
                     [this] { stepForward(+1); });
