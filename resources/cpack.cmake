@@ -14,7 +14,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-pthread")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "xdg-utils")
+# A Korean font for the Korean interface; Qt's own dialogs in Korean come with its translations.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libopenblas0-pthread, fonts-nanum | fonts-noto-cjk | fonts-unfonts-core")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "xdg-utils, qt6-translations-l10n")
 set(CPACK_STRIP_FILES ON)
 include(CPack)
