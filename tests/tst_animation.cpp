@@ -4,6 +4,8 @@
 // dialog. The CLI's GIFs, read by PIL and played in chromium: tests/web_page_test.py.
 #include "tests/gui_fixture.h"
 #include "ui/animation/frames.h"
+#include "ui/math/attention_math.h"
+#include "ui/math/colormap.h"
 #include "ui/panels/selection.h"
 #include "ui/window/animation_dialog.h"
 
@@ -12,8 +14,8 @@
 #include <QDialogButtonBox>
 #include <QImageReader>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QPainter>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 
@@ -141,7 +143,8 @@ class TestAnimation : public QObject {
         // The image box: 24,64 and 428 px a side; its quarters are the grid's cells.
         const QRect box(24, 64, 428, 428);
         const auto quarter = [&](int cell) {
-            return QRect(box.x() + (cell % 2) * 214 + 40, box.y() + (cell / 2) * 214 + 40, 134, 134);
+            return QRect(box.x() + (cell % 2) * 214 + 40, box.y() + (cell / 2) * 214 + 40, 134,
+                         134);
         };
         for (int k = 0; k < 4; ++k)
             for (int other = 0; other < 4; ++other)
@@ -158,6 +161,45 @@ class TestAnimation : public QObject {
         const auto a = timelineFrames(shots, grey(64), 2, {});
         QCOMPARE(a.frames.size(), size_t(2));
         QVERIFY(a.frames[0] != a.frames[1]);
+    }
+
+    // A real caption's frames show the word's attention where the app draws it: the overlay of
+    // the image as it came (its crop and letterbox in its own pixels), fitted into the frame.
+    // (The overlay was once made on the fitted copy and landed in the wrong place.)
+    void framesMatchTheAppsOverlay() {
+        auto* w = m_f.window.get();
+        QVERIFY(m_f.openAndWait(CL_SOURCE_DIR "/resources/samples/three-shapes.png"));
+        const CaptionTrace& t = w->view().trace;
+        QVERIFY(t.letterboxed && t.seen.width > 0); // the sample's crop matters here
+        const QImage& image = w->view().image;
+        const AnimationFrames a = decodeFrames(t, image, {});
+        const QRect box(24, 64, 428, 428);
+        for (int k : {2, 3}) {
+            const auto row = crossRow(t, int(t.layers) - 1, -1, k);
+            const QImage want =
+                attentionOverlay(image, row, unitGridMap(t, image), 0.65, colourRange(row, true))
+                    .scaled(box.size(), Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                    .convertToFormat(QImage::Format_RGB32);
+            const QImage got = a.frames[size_t(k)].copy(box);
+            const QImage plain =
+                image.scaled(box.size(), Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                    .convertToFormat(QImage::Format_RGB32);
+            // Where the map is strong (it changes the image most), the frame must show it.
+            double err = 0;
+            int n = 0;
+            for (int y = 8; y < box.height() - 8; y += 2)
+                for (int x = 8; x < box.width() - 8; x += 2)
+                    if (std::abs(qGray(want.pixel(x, y)) - qGray(plain.pixel(x, y))) > 40) {
+                        err += std::abs(qGray(got.pixel(x, y)) - qGray(want.pixel(x, y)));
+                        ++n;
+                    }
+            QVERIFY(n > 100);
+            QVERIFY2(err / n < 6, qPrintable(QString("word %1: mean grey difference %2 over %3 "
+                                                     "strongly attended pixels")
+                                                 .arg(k)
+                                                 .arg(err / n)
+                                                 .arg(n)));
+        }
     }
 
     // File > Export Animation: the dialog's choices (kind, frame time, size, file) make the GIF.

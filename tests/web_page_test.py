@@ -19,6 +19,7 @@ decode GIF plays in the browser (two screenshots of it a frame time apart differ
 import base64
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,7 @@ class Browser:
             os.close(fd)
 
         def fds():
+            os.setsid()  # a group of its own: close() ends the renderers too
             os.dup2(high_r, 3)
             os.dup2(high_w, 4)
 
@@ -153,7 +155,12 @@ class Browser:
         return out
 
     def close(self):
-        self.proc.kill()
+        # chromium's children outlive a killed parent and keep writing to the profile folder
+        # (removing it then failed now and then): the whole group goes.
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.proc.wait()
 
 
@@ -199,7 +206,7 @@ def main():
     check(bad.returncode != 0 and bad.stderr.count("\n") == 1, "no input: one line, non-zero")
 
     gifs = animations(app)
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         b = Browser(profile)
         try:
             run(b, app, page)

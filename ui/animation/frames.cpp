@@ -79,10 +79,13 @@ int lastLayer(const CaptionTrace& t, int layer) {
 void attention(Canvas& c, const CaptionTrace& t, const QImage& image, const std::vector<float>& row,
                double opacity, const QString& caption) {
     const QRect box = c.imageBox();
-    QImage fitted = image.scaled(box.size(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
-    if (!row.empty() && t.gridSide > 0)
-        fitted =
-            attentionOverlay(fitted, row, unitGridMap(t, fitted), opacity, colourRange(row, true));
+    // Over the image as it came (the trace's crop and letterbox are in its pixels), as the
+    // panels draw it, then fitted into the frame.
+    const QImage shown =
+        !row.empty() && t.gridSide > 0
+            ? attentionOverlay(image, row, unitGridMap(t, image), opacity, colourRange(row, true))
+            : image;
+    const QImage fitted = shown.scaled(box.size(), Qt::KeepAspectRatio, Qt::SmoothTransformation);
     const QPoint at(box.x() + (box.width() - fitted.width()) / 2,
                     box.y() + (box.height() - fitted.height()) / 2);
     c.p.drawImage(at, fitted);
