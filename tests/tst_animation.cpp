@@ -7,6 +7,7 @@
 #include "ui/math/attention_math.h"
 #include "ui/math/colormap.h"
 #include "ui/panels/selection.h"
+#include "ui/panels/timeline_panel.h"
 #include "ui/window/animation_dialog.h"
 
 #include <QBuffer>
@@ -250,6 +251,26 @@ class TestAnimation : public QObject {
         QVERIFY(!w->exportAnimation(c));
         QVERIFY(w->lastError().contains("Timeline"));
         QVERIFY(!QFile::exists(c.path));
+    }
+
+    // The next time the dialog opens it keeps the frame time and folder; on the Timeline panel
+    // (its snapshots captioned) it offers the timeline first.
+    void dialogRemembersAndFollowsThePanel() {
+        auto* w = m_f.window.get();
+        QVERIFY(w->openRunFolder(CL_SOURCE_DIR "/resources/models/default-run"));
+        w->showPanel(QStringLiteral("timeline"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w->timelinePanel()->animationSnapshots().empty(), 60000);
+        QTRY_VERIFY(w->findChildren<AnimationDialog*>().isEmpty()); // the last one is gone
+        w->chooseAnimation();
+        auto* dialog = w->findChild<AnimationDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->choice().kind, AnimationKind::Timeline);
+        QCOMPARE(dialog->choice().style.frameMs, 600);
+        QCOMPARE(QFileInfo(dialog->choice().path).absolutePath(),
+                 QFileInfo(m_f.dir.path()).absoluteFilePath());
+        QVERIFY(QFileInfo(dialog->choice().path).fileName().contains("timeline"));
+        dialog->reject();
+        w->showPanel(QStringLiteral("caption"));
     }
 };
 

@@ -1572,10 +1572,6 @@ deletion area %1, insertion area %2</source>
         <translation>설명(&amp;X)</translation>
     </message>
     <message>
-        <source>scene %1</source>
-        <translation>장면 %1</translation>
-    </message>
-    <message>
         <source>%1, row %2</source>
         <translation>%1, %2행</translation>
     </message>
@@ -1994,6 +1990,10 @@ deletion area %1, insertion area %2</source>
     <message>
         <source>The interface has no language “%1”</source>
         <translation>인터페이스에 “%1” 언어가 없습니다</translation>
+    </message>
+    <message>
+        <source>No file was written; the window is as it was.</source>
+        <translation>파일을 쓰지 않았습니다. 창은 그대로입니다.</translation>
     </message>
 </context>
 <context>

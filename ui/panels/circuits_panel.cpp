@@ -140,9 +140,25 @@ void CircuitsPanel::setView(const CaptionView& view) {
     if (!sameInput) { // a new clean image: the old pair and figures mean nothing for it
         if (m_running)
             cancel();
-        clearPair(tr("corrupted: none yet"));
+        clearPair([] { return tr("corrupted: none yet"); });
     }
     setRunning(m_running);
+}
+
+// A new language: the titles, choices and figures made from data again, the choices kept.
+void CircuitsPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange || !m_view.valid())
+        return;
+    m_cleanTile->setContent(m_view.image, {}, {}, 0, {}, tr("clean"));
+    if (m_corruptTitle)
+        m_corruptTile->setContent(m_corruptImage, {}, {}, 0, {}, m_corruptTitle());
+    const int object = m_object->currentIndex();
+    fillObjects();
+    m_object->setCurrentIndex(std::min(object, m_object->count() - 1));
+    fillWords();
+    if (m_hasResult)
+        showResult();
 }
 
 void CircuitsPanel::fillObjects() {
@@ -183,7 +199,7 @@ bool CircuitsPanel::makeScenePair(int index, int change) {
     m_change->setCurrentIndex(change);
     const auto spec = counterfactual(*m_view.scene, size_t(index), Change(change));
     if (!spec) {
-        clearPair(tr("corrupted: none (that change cannot be made)"));
+        clearPair([] { return tr("corrupted: none (that change cannot be made)"); });
         m_status->setText(tr("That change cannot be made here (the object would leave the "
                              "canvas or touch another, or the scene has one object)."));
         return false;
@@ -192,7 +208,9 @@ bool CircuitsPanel::makeScenePair(int index, int change) {
     RgbImage rgb{spec->width(), spec->height(), scene.rgb};
     m_pairObject = index;
     m_pairChange = change;
-    setCorrupt(rgb, tr("corrupted: object %1, %2").arg(index + 1).arg(changeTitle(change)));
+    setCorrupt(rgb, [index, change] {
+        return tr("corrupted: object %1, %2").arg(index + 1).arg(changeTitle(change));
+    });
     return true;
 }
 
@@ -214,15 +232,17 @@ bool CircuitsPanel::setCorruptImage(const QString& path) {
         return false;
     }
     m_pairObject = m_pairChange = -1;
-    setCorrupt(img.rgb, tr("corrupted: %1").arg(QFileInfo(path).fileName()));
+    const QString name = QFileInfo(path).fileName();
+    setCorrupt(img.rgb, [name] { return tr("corrupted: %1").arg(name); });
     return true;
 }
 
-void CircuitsPanel::clearPair(const QString& title) {
+void CircuitsPanel::clearPair(std::function<QString()> title) {
     m_corrupt = {};
     m_corruptImage = {};
     m_pairObject = m_pairChange = -1;
-    m_corruptTile->setContent({}, {}, {}, 0, {}, title);
+    m_corruptTitle = std::move(title);
+    m_corruptTile->setContent({}, {}, {}, 0, {}, m_corruptTitle());
     clearResult();
     setRunning(false);
 }
@@ -233,11 +253,12 @@ void CircuitsPanel::clearResult() {
     showResult();
 }
 
-void CircuitsPanel::setCorrupt(const RgbImage& rgb, const QString& title) {
+void CircuitsPanel::setCorrupt(const RgbImage& rgb, std::function<QString()> title) {
     clearResult(); // the figures on screen were another pair's
     m_corrupt = rgb;
     m_corruptImage = toQImage(rgb);
-    m_corruptTile->setContent(m_corruptImage, {}, {}, 0, {}, title);
+    m_corruptTitle = std::move(title);
+    m_corruptTile->setContent(m_corruptImage, {}, {}, 0, {}, m_corruptTitle());
     m_status->setText(tr("Pair ready: press Run patching."));
     setRunning(false);
 }

@@ -12,6 +12,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QBoxLayout;
 class QCheckBox;
 class QComboBox;
@@ -81,20 +83,22 @@ class CircuitsPanel final : public QWidget, public Panel {
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // the cell map's tooltips
     void resizeEvent(QResizeEvent* event) override;             // foldHeads
+    void changeEvent(QEvent* event) override;                   // a new language
 
   private:
     QWidget* buildPairBox();
     QWidget* buildResults();
     void fillObjects();
-    void setCorrupt(const RgbImage& rgb, const QString& title);
-    void clearPair(const QString& title); // no corrupted image, no figures
+    // title: made again when the language changes
+    void setCorrupt(const RgbImage& rgb, std::function<QString()> title);
+    void clearPair(std::function<QString()> title); // no corrupted image, no figures
     void clearResult();
     void fillWords();
     void setRunning(bool on);
-    void showResult();   // every picture from m_result
-    void showGrids();    // heads, layers, cells (real or estimate)
-    void showLens();     // the logit lens table
-    void showDla();      // the bars of m_dlaPosition
+    void showResult();    // every picture from m_result
+    void showGrids();     // heads, layers, cells (real or estimate)
+    void showLens();      // the logit lens table
+    void showDla();       // the bars of m_dlaPosition
     void showAttention(); // the measured word's cross-attention on the clean image
     void foldHeads();     // the two head grids side by side where they fit, else stacked
     QStringList inputWords() const;
@@ -105,6 +109,7 @@ class CircuitsPanel final : public QWidget, public Panel {
     int m_pairObject = -1, m_pairChange = -1;
     CircuitsResult m_result;
     bool m_hasResult = false, m_running = false;
+    std::function<QString()> m_corruptTitle;
     int m_dlaPosition = 0;
 
     QComboBox* m_object;

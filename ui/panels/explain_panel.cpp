@@ -333,6 +333,12 @@ void ExplainPanel::setResult(const Explanation& result) {
                           .arg(total, 0, 'f', 0));
 }
 
+void ExplainPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange && !m_result.maps.empty())
+        setResult(Explanation(m_result)); // a copy: it replaces m_result
+}
+
 void ExplainPanel::setFailed(const QString& message) {
     m_requested.clear();
     m_status->setText(tr("Could not explain: %1").arg(message));

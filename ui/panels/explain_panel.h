@@ -49,6 +49,7 @@ class ExplainPanel final : public QWidget, public Panel {
 
   protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override; // a new language: the tiles' texts again
 
     QString exportTag() const override; // its own layer and head boxes, and its word
 

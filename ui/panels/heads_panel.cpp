@@ -114,6 +114,7 @@ void HeadsPanel::setView(const CaptionView& view) {
         m_reference.clear();
         m_chart->setCosts({});
         m_costStatus->clear();
+        m_importance.reset();
     }
     m_view = view;
     m_caption = QString::fromStdString(view.trace.text());
@@ -152,6 +153,7 @@ void HeadsPanel::requestImportance() {
     if (key == m_requested)
         return;
     m_requested = key;
+    m_importance.reset();
     m_costStatus->setText(
         tr("Switching each of the %1 heads off alone, as one batch…").arg(m_boxes.size()));
     emit importanceRequested();
@@ -193,10 +195,17 @@ HeadCosts HeadsPanel::showCosts(const HeadImportance& importance) {
     return costs;
 }
 
+void HeadsPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange && m_importance)
+        setImportance(HeadImportance(*m_importance)); // a copy: it replaces m_importance
+}
+
 void HeadsPanel::setImportance(const HeadImportance& importance) {
     if (importance.layers != m_layers || importance.heads != m_heads ||
         importance.drop.size() != m_boxes.size())
         return; // about a model no longer on screen
+    m_importance = importance;
     const HeadCosts costs = showCosts(importance);
     m_chart->setCosts(costs);
     const auto top = size_t(std::max_element(importance.drop.begin(), importance.drop.end()) -
@@ -209,7 +218,10 @@ void HeadsPanel::setImportance(const HeadImportance& importance) {
            "switching off %2 alone costs the most, %3 nats; %4 of %5 heads change the caption "
            "when switched off alone%6.")
             .arg(importance.logProb, 0, 'f', 2)
-            .arg(QString::fromStdString(cl::headName(layer, kind, int64_t(top) % m_heads)))
+            .arg(tr("L%1 %2 H%3")
+                     .arg(layer + 1)
+                     .arg(kind ? tr("cross") : tr("self"))
+                     .arg(int64_t(top) % m_heads + 1))
             .arg(importance.drop[top], 0, 'f', 2)
             .arg(changing)
             .arg(m_boxes.size())

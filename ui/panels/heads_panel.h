@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QGridLayout;
 class QLabel;
@@ -52,6 +54,7 @@ class HeadsPanel final : public QWidget, public Panel {
 
   protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override; // a new language: the figures' texts again
 
   private:
     WorldNotice* m_world;
@@ -71,6 +74,7 @@ class HeadsPanel final : public QWidget, public Panel {
     HeadCostChart* m_chart;
     QPushButton* m_sort;
     QLabel* m_costStatus;
+    std::optional<HeadImportance> m_importance; // the costs on screen
     CaptionView m_view;
     QString m_requested; // importanceKey() of the request in flight or answered
     int m_layers = 0, m_heads = 0;

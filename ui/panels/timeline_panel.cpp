@@ -190,11 +190,8 @@ bool TimelinePanel::setFolder(const QString& folder) {
     for (qsizetype i = 0; i < shown; ++i)
         m_paths << QDir(folder).filePath(names[shown == 1 ? n - 1 : i * (n - 1) / (shown - 1)]);
     m_last = {};
-    const QString where = QDir::toNativeSeparators(folder);
-    m_folderLabel->setText(
-        shown == n
-            ? tr("Run: %1 (%n snapshot(s))", nullptr, int(n)).arg(where)
-            : tr("Run: %1 (%2 of its %3 snapshots, evenly spaced)").arg(where).arg(shown).arg(n));
+    m_runSnapshots = n;
+    showFolderLabel();
     const QSignalBlocker block(m_slider);
     m_slider->setRange(0, int(m_paths.size()) - 1);
     m_slider->setValue(int(m_paths.size()) - 1); // the trained end first
@@ -360,6 +357,24 @@ void TimelinePanel::setView(const CaptionView& view) {
 
 QString TimelinePanel::worldNotice() const {
     return m_world->notice();
+}
+
+void TimelinePanel::showFolderLabel() {
+    const QString where = QDir::toNativeSeparators(m_folder);
+    const qsizetype shown = m_paths.size(), n = m_runSnapshots;
+    m_folderLabel->setText(
+        shown == n
+            ? tr("Run: %1 (%n snapshot(s))", nullptr, int(n)).arg(where)
+            : tr("Run: %1 (%2 of its %3 snapshots, evenly spaced)").arg(where).arg(shown).arg(n));
+}
+
+void TimelinePanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange || m_paths.isEmpty())
+        return;
+    showFolderLabel();
+    fillTable();
+    showCurrent();
 }
 
 std::vector<Snapshot> TimelinePanel::animationSnapshots() const {

@@ -55,6 +55,9 @@ class TimelinePanel final : public QWidget, public Panel {
     std::vector<Snapshot> animationSnapshots() const;
     QTableWidget* figuresTable() const { return m_table; }
 
+  protected:
+    void changeEvent(QEvent* event) override; // a new language: the texts again
+
   signals:
     void runChanged();      // the window captions the image with every snapshot
     void folderRequested(); // "Open run folder…": the window owns the dialog
@@ -71,6 +74,8 @@ class TimelinePanel final : public QWidget, public Panel {
     QPushButton *m_open, *m_play;
     QSlider* m_slider;
     QLabel *m_position, *m_caption, *m_folderLabel;
+    qsizetype m_runSnapshots = 0; // in the folder (m_paths: those shown)
+    void showFolderLabel();
     WorldNotice* m_world;
     QComboBox* m_head;
     QCheckBox* m_autoContrast;

@@ -2,18 +2,21 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
 
 namespace cl::ui {
 
 AnimationDialog::AnimationDialog(bool timelineReady, std::function<QString(AnimationKind)> nameFor,
-                                 QWidget* parent)
+                                 AnimationKind kind, QWidget* parent)
     : QDialog(parent), m_kind(new QComboBox), m_frameMs(new QSpinBox), m_width(new QComboBox),
       m_path(new QLineEdit), m_nameFor(std::move(nameFor)) {
     setWindowTitle(tr("Export Animation"));
@@ -31,18 +34,21 @@ AnimationDialog::AnimationDialog(bool timelineReady, std::function<QString(Anima
     m_frameMs->setObjectName(QStringLiteral("frameMs"));
     m_frameMs->setRange(100, 10000);
     m_frameMs->setSingleStep(100);
-    m_frameMs->setValue(900);
+    m_frameMs->setValue(QSettings().value(QStringLiteral("animation/frameMs"), 900).toInt());
     m_frameMs->setSuffix(tr(" ms"));
     m_frameMs->setToolTip(tr("How long each frame stays; the last one stays three times as long"));
     for (int w : {640, 960, 1280, 1920})
         m_width->addItem(tr("%1 × %2 pixels").arg(w).arg(w * 9 / 16), w);
     m_width->setCurrentIndex(1);
     m_path->setObjectName(QStringLiteral("animationPath"));
-    m_path->setText(m_nameFor(AnimationKind::Decode));
+    m_path->setMinimumWidth(m_path->fontMetrics().averageCharWidth() * 48); // a whole path
+    if (kind != AnimationKind::Timeline || timelineReady)
+        m_kind->setCurrentIndex(m_kind->findData(int(kind)));
+    m_path->setText(suggested(choice().kind));
     connect(m_path, &QLineEdit::textEdited, this, [this] { m_pathEdited = true; });
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_pathEdited)
-            m_path->setText(m_nameFor(choice().kind));
+            m_path->setText(suggested(choice().kind));
     });
     auto* browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, &AnimationDialog::browse);
@@ -68,6 +74,20 @@ AnimationChoice AnimationDialog::choice() const {
     c.style.width = m_width->currentData().toInt();
     c.path = m_path->text().trimmed();
     return c;
+}
+
+QString AnimationDialog::suggested(AnimationKind kind) const {
+    const QString folder =
+        QSettings().value(QStringLiteral("animation/folder"), QDir::currentPath()).toString();
+    return QDir(folder).absoluteFilePath(m_nameFor(kind));
+}
+
+void AnimationDialog::remember() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("animation/frameMs"), m_frameMs->value());
+    const QString path = choice().path;
+    if (!path.isEmpty())
+        settings.setValue(QStringLiteral("animation/folder"), QFileInfo(path).absolutePath());
 }
 
 void AnimationDialog::browse() {

@@ -25,13 +25,16 @@ class AnimationDialog final : public QDialog {
     Q_OBJECT
   public:
     // timelineReady: the Timeline panel has snapshots captioned on the image (else that choice is
-    // off, its tooltip says why). nameFor: the suggested file for a kind.
+    // off, its tooltip says why). nameFor: the suggested file name for a kind.
+    // The last frame time and folder come back from the settings; `kind` is chosen first.
     AnimationDialog(bool timelineReady, std::function<QString(AnimationKind)> nameFor,
-                    QWidget* parent = nullptr);
+                    AnimationKind kind, QWidget* parent = nullptr);
+    void remember() const; // the frame time and folder, for the next time
     AnimationChoice choice() const;
 
   private:
     void browse();
+    QString suggested(AnimationKind kind) const; // nameFor's name in the last folder
     QComboBox* m_kind;
     QSpinBox* m_frameMs;
     QComboBox* m_width;

@@ -62,7 +62,7 @@ std::vector<CatalogueMessage> readCatalogue() {
 // A message with placeholders as a pattern: its literal parts escaped, each placeholder a lazy
 // named group (a repeated one must repeat its text), anchored at both ends.
 struct Pattern {
-    QString prefix, suffix, target;
+    QString context, prefix, suffix, target;
     QRegularExpression re;
     int literal = 0; // letters outside the placeholders: the more, the surer the match
 };
@@ -107,8 +107,8 @@ std::optional<Pattern> makePattern(const QString& from, const QString& to) {
 }
 
 struct Direction {
-    QHash<QString, QString> exact;
-    std::vector<Pattern> patterns; // surest first
+    QMultiHash<QString, QPair<QString, QString>> exact; // text -> (context, translation)
+    std::vector<Pattern> patterns;                      // surest first
 };
 
 Direction makeDirection(bool toKorean) {
@@ -118,44 +118,70 @@ Direction makeDirection(bool toKorean) {
         const QString& to = toKorean ? m.korean : m.source;
         if (from == to)
             continue;
-        if (!placeholder().match(from).hasMatch())
-            d.exact.insert(from, to);
-        else if (auto p = makePattern(from, to))
+        if (!placeholder().match(from).hasMatch()) {
+            d.exact.insert(from, {m.context, to});
+        } else if (auto p = makePattern(from, to)) {
+            p->context = m.context;
             d.patterns.push_back(std::move(*p));
+        }
     }
     std::stable_sort(d.patterns.begin(), d.patterns.end(),
                      [](const Pattern& a, const Pattern& b) { return a.literal > b.literal; });
     return d;
 }
 
-QString translated(const Direction& d, const QString& text, int depth);
+QString translated(const Direction& d, const QString& text, const QStringList& contexts, int depth);
+
+// Of several messages with this text (one Korean for "Random Scene" and "Random scene"), the one
+// of the nearest class around the widget, else any.
+template <typename Item, typename Context>
+const Item* nearest(const QList<const Item*>& found, const QStringList& contexts, Context context) {
+    for (const QString& c : contexts)
+        for (const Item* i : found)
+            if (context(*i) == c)
+                return i;
+    return found.isEmpty() ? nullptr : found.front();
+}
 
 // The pattern's target with each placeholder filled by what it matched, itself translated (a
 // head's name inside a tooltip): messages nest.
-QString fill(const Direction& d, const Pattern& p, const QRegularExpressionMatch& m, int depth) {
+QString fill(const Direction& d, const Pattern& p, const QRegularExpressionMatch& m,
+             const QStringList& contexts, int depth) {
     QString out;
     qsizetype pos = 0;
     for (auto it = placeholder().globalMatch(p.target); it.hasNext();) {
         const auto t = it.next();
         out += p.target.mid(pos, t.capturedStart() - pos) +
-               translated(d, m.captured(groupName(t)), depth + 1);
+               translated(d, m.captured(groupName(t)), contexts, depth + 1);
         pos = t.capturedEnd();
     }
     return out + p.target.mid(pos);
 }
 
-QString translated(const Direction& d, const QString& text, int depth) {
+QString translated(const Direction& d, const QString& text, const QStringList& contexts,
+                   int depth) {
     if (text.isEmpty() || depth > 3)
         return text;
-    if (const auto it = d.exact.constFind(text); it != d.exact.constEnd())
-        return *it;
+    QList<const QPair<QString, QString>*> exact;
+    for (auto it = d.exact.constFind(text); it != d.exact.constEnd() && it.key() == text; ++it)
+        exact << &it.value();
+    if (const auto* e = nearest(exact, contexts, [](const auto& x) { return x.first; }))
+        return e->second;
+    // The surest pattern that matches; of equally sure ones, the nearest class's.
+    QList<const Pattern*> matched;
+    QList<QRegularExpressionMatch> matches;
     for (const Pattern& p : d.patterns) {
+        if (!matched.isEmpty() && p.literal < matched.front()->literal)
+            break;
         if (!text.startsWith(p.prefix) || !text.endsWith(p.suffix))
             continue;
-        if (const auto m = p.re.match(text); m.hasMatch())
-            return fill(d, p, m, depth);
+        if (auto m = p.re.match(text); m.hasMatch()) {
+            matched << &p;
+            matches << m;
+        }
     }
-    return text;
+    const Pattern* p = nearest(matched, contexts, [](const Pattern& x) { return x.context; });
+    return p ? fill(d, *p, matches[matched.indexOf(p)], contexts, depth) : text;
 }
 
 QLocale localeFor(const QString& code) {
@@ -224,11 +250,12 @@ const std::vector<CatalogueMessage>& koreanCatalogue() {
     return catalogue;
 }
 
-QString translateShown(const QString& text, const QString& from, const QString& to) {
+QString translateShown(const QString& text, const QString& from, const QString& to,
+                       const QStringList& contexts) {
     if (from == to || text.isEmpty() || (from != QLatin1String("ko") && to != QLatin1String("ko")))
         return text;
     static const Direction toKorean = makeDirection(true), toEnglish = makeDirection(false);
-    return translated(to == QLatin1String("ko") ? toKorean : toEnglish, text, 0);
+    return translated(to == QLatin1String("ko") ? toKorean : toEnglish, text, contexts, 0);
 }
 
 } // namespace cl::ui

@@ -32,8 +32,11 @@ struct CatalogueMessage {
 const std::vector<CatalogueMessage>& koreanCatalogue();
 
 // `text` from language `from` into `to` when it is one of the catalogue's messages, its
-// placeholders (%1, %n...) filled in ("Layer 2" <-> "레이어 2"); else `text` unchanged.
-QString translateShown(const QString& text, const QString& from, const QString& to);
+// placeholders (%1, %n...) filled in ("Layer 2" <-> "레이어 2"); else `text` unchanged. Where
+// several messages read the same, the one whose context comes first in `contexts` (the classes
+// around the widget, nearest first) wins.
+QString translateShown(const QString& text, const QString& from, const QString& to,
+                       const QStringList& contexts = {});
 
 // Every text of `root` and what it holds (labels, buttons, menus and actions, tabs, combo
 // items, table and tree headers and items, tooltips, plot axes and titles) put from `from`

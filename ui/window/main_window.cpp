@@ -191,7 +191,8 @@ void MainWindow::openRandomScene(quint64 seed) {
     const Scene s = generateScene(seed);
     CaptionInput input;
     input.image = fromQImage(toQImage({s.spec.side, s.spec.side, s.rgb}));
-    input.name = tr("scene %1").arg(seed);
+    // A name like a file's (titles, exported file names), the same in every language.
+    input.name = QStringLiteral("scene %1").arg(seed);
     input.scene = s.spec; // the scene editor can take it up as it is
     ++m_inputGeneration;  // a pending read of an earlier input no longer counts
     m_session->caption(input);
@@ -415,6 +416,10 @@ SceneEditor* MainWindow::sceneEditor() const {
 }
 
 void MainWindow::showError(const QString& text) {
+    showErrorSaying(text, tr("Nothing changed: the previous image, model and panels are kept."));
+}
+
+void MainWindow::showErrorSaying(const QString& text, const QString& informative) {
     // Messages quote file names, keys and words from files: control bytes escaped, and shown as
     // plain text (a name holding markup is not rendered).
     const QString message = QString::fromStdString(terminalSafe(text.toStdString()));
@@ -426,7 +431,7 @@ void MainWindow::showError(const QString& text) {
     auto* box =
         new QMessageBox(QMessageBox::Warning, tr("CaptionLens"), message, QMessageBox::Ok, this);
     box->setTextFormat(Qt::PlainText);
-    box->setInformativeText(tr("Nothing changed: the previous image, model and panels are kept."));
+    box->setInformativeText(informative);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open(); // window-modal, does not block the event loop
 }

@@ -162,6 +162,8 @@ class MainWindow final : public QMainWindow {
                             const QString& name);
     void playLesson(Lesson lesson, const QString& path, const LessonOverrides& overrides);
     void showError(const QString& message);
+    // `informative`: the dialog's second line (default: nothing on screen changed).
+    void showErrorSaying(const QString& message, const QString& informative);
     void showBusy(const QString& message);
     void rememberRecent(const QString& key, const QString& path);
     void fillRecentMenu(QMenu* menu, const QString& key, bool checkpoints);

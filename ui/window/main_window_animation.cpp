@@ -29,15 +29,18 @@ QString kindName(AnimationKind k) {
 void MainWindow::chooseAnimation() {
     if (!view().valid() || view().image.isNull())
         return showError(tr("An animation shows an image's caption: open an image first"));
+    // On the Timeline panel the snapshots are what one animates; elsewhere the decoding.
+    const bool timeline = !m_timelineStale && !m_timelinePanel->animationSnapshots().empty();
+    const AnimationKind first = timeline && currentPanel() == QLatin1String("timeline")
+                                    ? AnimationKind::Timeline
+                                    : AnimationKind::Decode;
     auto* dialog = new AnimationDialog(
-        !m_timelineStale && !m_timelinePanel->animationSnapshots().empty(),
-        [this](AnimationKind k) {
-            return QDir::current().absoluteFilePath(exportName(kindName(k), "gif"));
-        },
-        this);
+        timeline, [this](AnimationKind k) { return exportName(kindName(k), "gif"); }, first, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this,
-            [this, dialog] { exportAnimation(dialog->choice()); });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        dialog->remember();
+        exportAnimation(dialog->choice());
+    });
     dialog->open();
 }
 
@@ -85,7 +88,8 @@ bool MainWindow::exportAnimation(const AnimationChoice& choice) {
             --m_exporting;
             const QString error = r.error.isEmpty() ? writeBytes(r.value, path) : r.error;
             if (!error.isEmpty())
-                return showError(tr("Could not export the animation: %1").arg(error));
+                return showErrorSaying(tr("Could not export the animation: %1").arg(error),
+                                       tr("No file was written; the window is as it was."));
             statusBar()->showMessage(tr("Exported the animation to %1 (%2 KB)")
                                          .arg(QDir::toNativeSeparators(path))
                                          .arg(r.value.size() / 1024),

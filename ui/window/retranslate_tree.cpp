@@ -27,13 +27,44 @@ const char* const kTextProperties[] = {
     "windowTitle", "placeholderText", "prefix",  "suffix",    "specialValueText",
     "iconText",    "format"};
 
+// The classes around `o`, nearest first: the contexts its texts most likely came from.
+QStringList contextsOf(const QObject* o) {
+    QStringList out;
+    for (; o; o = o->parent())
+        for (const QMetaObject* m = o->metaObject(); m; m = m->superClass())
+            if (QByteArray(m->className()).startsWith("cl::"))
+                out << QString::fromLatin1(m->className());
+    out.removeDuplicates();
+    return out;
+}
+
+// What a text was before we translated it, kept on its object: back in the first language the
+// text is what it was (two messages may share one translation), not a guess.
+constexpr char kWasPrefix[] = "cl_was_";
+
 struct Retranslator {
     QString from, to;
     int changed = 0;
+    QStringList contexts;
 
     QString operator()(const QString& text) {
-        const QString t = translateShown(text, from, to);
+        const QString t = translateShown(text, from, to, contexts);
         changed += t != text;
+        return t;
+    }
+
+    QString remembered(QObject* o, const char* name, const QString& shown) {
+        const QByteArray key = QByteArray(kWasPrefix) + name;
+        const QStringList was = o->property(key.constData()).toStringList();
+        QString t;
+        if (was.size() == 3 && was[0] == to && was[2] == shown) {
+            t = was[1]; // we made `shown` from it, in the language we go back to
+            changed += t != shown;
+        } else {
+            t = (*this)(shown);
+        }
+        o->setProperty(key.constData(),
+                       t == shown ? QVariant() : QVariant(QStringList{from, shown, t}));
         return t;
     }
 
@@ -50,7 +81,10 @@ struct Retranslator {
             const QMetaProperty p = meta->property(i);
             if (!p.isWritable() || p.metaType().id() != QMetaType::QString)
                 continue;
-            const QString v = p.read(o).toString(), t = (*this)(v);
+            const QString v = p.read(o).toString();
+            if (v.isEmpty())
+                continue;
+            const QString t = remembered(o, name, v);
             if (t != v)
                 p.write(o, t);
         }
@@ -109,12 +143,8 @@ struct Retranslator {
         }
     }
 
-    void axis(QCPAxis* a) {
-        a->setLabel((*this)(a->label()));
-        if (auto text = a->ticker().dynamicCast<QCPAxisTickerText>())
-            for (auto it = text->ticks().begin(); it != text->ticks().end(); ++it)
-                it.value() = (*this)(it.value());
-    }
+    // Tick labels are the model's words or figures: the panels make them again.
+    void axis(QCPAxis* a) { a->setLabel((*this)(a->label())); }
 
     void plot(QCustomPlot* p) {
         for (QCPAxisRect* r : p->axisRects())
@@ -163,13 +193,18 @@ bool showsModelWords(const QWidget* w) {
 int retranslateTree(QWidget* root, const QString& from, const QString& to) {
     if (!root || from == to)
         return 0;
-    Retranslator r{from, to};
+    Retranslator r{from, to, 0, {}};
+    r.contexts = contextsOf(root);
     r.widget(root);
     for (QWidget* w : root->findChildren<QWidget*>())
-        if (!showsModelWords(w))
+        if (!showsModelWords(w)) {
+            r.contexts = contextsOf(w);
             r.widget(w);
-    for (QAction* a : root->findChildren<QAction*>())
+        }
+    for (QAction* a : root->findChildren<QAction*>()) {
+        r.contexts = contextsOf(a);
         r.properties(a);
+    }
     return r.changed;
 }
 
