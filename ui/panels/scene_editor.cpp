@@ -289,6 +289,7 @@ void SceneEditor::setView(const CaptionView& view) {
     m_canvas->repaint();
     if (m_clock.isValid()) {
         m_latencyMs = m_clock.nsecsElapsed() / 1e6;
+        m_clock.invalidate(); // measured once: a caption shown again later is no edit
         m_latency->setText(
             tr("Last edit → caption and map on screen: %1 ms").arg(m_latencyMs, 0, 'f', 1));
     }
