@@ -9,6 +9,7 @@
 #include "ui/panels/timeline_panel.h"
 #include "ui/widgets/attention_tile.h"
 #include "ui/widgets/head_cost_chart.h"
+#include "ui/window/help_dialogs.h"
 #include "ui/window/language.h"
 
 #include <QAbstractButton>
@@ -248,6 +249,13 @@ class TestLanguage : public QObject {
         QCOMPARE(w->currentPanel(), QStringLiteral("attention"));
         QCOMPARE(QString::fromStdString(w->view().trace.text()), caption);
         QVERIFY(languageAction("ko")->isChecked() && !languageAction("en")->isChecked());
+        // Tooltips and the shortcut list drop the Korean mnemonic whole: "열기", not "열기(O)".
+        static const QRegularExpression mnemonic(QStringLiteral("\\([A-Z]\\)"));
+        for (QAction* a : w->findChildren<QAction*>())
+            QVERIFY2(!a->toolTip().contains(mnemonic), qPrintable(a->toolTip()));
+        for (const auto& row : shortcutRows(w))
+            QVERIFY2(!row.what.contains(mnemonic) && !row.where.contains(mnemonic),
+                     qPrintable(row.what + " / " + row.where));
 
         const QSet<QString> allowed = allowedWords();
         const QStringList english = offPanels([&](const QString& text) {

@@ -1,4 +1,5 @@
 #include "ui/window/help_dialogs.h"
+#include "ui/window/language.h"
 
 #include "model/api/build_info.h"
 #include "model/api/captioner.h"
@@ -24,10 +25,6 @@
 namespace cl::ui {
 
 namespace {
-
-QString withoutMnemonic(QString text) {
-    return text.remove(QRegularExpression(QStringLiteral("&(?!&)"))).replace("&&", "&");
-}
 
 QString menuOf(const QAction* action) {
     for (const QObject* o : action->associatedObjects())

@@ -194,6 +194,14 @@ QLocale localeFor(const QString& code) {
 
 } // namespace
 
+// Without its mnemonic, as a tooltip or a list shows an action: "&Open" and the Korean
+// convention "열기(&O)" both lose it whole ("Open", "열기"), not just the ampersand ("열기(O)").
+QString withoutMnemonic(QString text) {
+    static const QRegularExpression group(QStringLiteral("\\(&[^&\\s]\\)"));
+    static const QRegularExpression amp(QStringLiteral("&(?!&)"));
+    return text.remove(group).remove(amp).replace(QStringLiteral("&&"), QStringLiteral("&"));
+}
+
 QStringList interfaceLanguages() {
     return {QStringLiteral("en"), QStringLiteral("ko")};
 }

@@ -44,4 +44,7 @@ QString translateShown(const QString& text, const QString& from, const QString& 
 int retranslateTree(QWidget* root, const QString& from, const QString& to);
 bool showsModelWords(const QWidget* w); // it or a widget around it has kModelWords
 
+// An action's or label's text without its mnemonic: "&Open" -> "Open", "열기(&O)" -> "열기".
+QString withoutMnemonic(QString text);
+
 } // namespace cl::ui

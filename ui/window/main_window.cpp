@@ -49,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_session(new Ses
     buildActions();
     buildStatusBar();
     connectSession();
+    tidyActionTips();
     // 1280 x 800 where the screen has room, else the screen's free area less room for the
     // window manager's frame (not known before the window is shown): never off-screen.
     const QRect free = screen()->availableGeometry();

@@ -141,6 +141,7 @@ class MainWindow final : public QMainWindow {
     void buildActions();
     void buildViewMenu();
     void buildLanguageMenu(QMenu* view);
+    void tidyActionTips(); // main_window_language.cpp
     void buildToolBar(QAction* openImage, QAction* openCk, QAction* random, QAction* exportView);
     void buildLessonActions(QMenu* file);
     void buildStatusBar();

@@ -29,6 +29,21 @@ void MainWindow::buildLanguageMenu(QMenu* view) {
     }
 }
 
+// Qt makes an action's tooltip from its text by dropping the ampersand alone, which leaves a
+// Korean "(O)" in every toolbar tooltip: those tooltips are set from the text without it, and
+// again after each switch. Tooltips the app wrote itself are left alone.
+void MainWindow::tidyActionTips() {
+    for (QAction* a : findChildren<QAction*>()) {
+        if (!a->property("cl_tip_from_text").toBool()) {
+            const QAction plain(a->text());
+            if (a->toolTip() != plain.toolTip())
+                continue; // written by the app
+            a->setProperty("cl_tip_from_text", true);
+        }
+        a->setToolTip(withoutMnemonic(a->text()));
+    }
+}
+
 bool MainWindow::setLanguage(const QString& code) {
     const QString from = installedLanguage();
     if (!installLanguage(code)) {
@@ -54,6 +69,7 @@ bool MainWindow::setLanguage(const QString& code) {
         refreshStalePanels();
         showAblation();
     }
+    tidyActionTips();
     emit languageChanged(code);
     return true;
 }
