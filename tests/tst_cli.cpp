@@ -42,6 +42,7 @@ class TestCli : public QObject {
     void fuzzFindingsStayBounded();
     void outOfWorldOnNamedImages();
     void trainUntilExact();
+    void trainGridSide();
 
   private:
     QTemporaryDir m_dir;
@@ -169,6 +170,8 @@ void TestCli::errors_data() {
     QTest::newRow("image size off the grid")
         << QStringList{"train", "--steps", "1", "--image-size", "48", "-o", "/tmp/never.pt"}
         << "encoder image size 48 is not the grid (8) times a power of two";
+    QTest::newRow("grid of one cell")
+        << QStringList{"train", "--steps", "1", "--grid", "1", "-o", "/tmp/never.pt"} << "--grid";
     QTest::newRow("bad row") << QStringList{"caption", "--checkpoint", "CK", "--features",
                                             "NPY",     "--row",        "9"}
                              << "--row 9 is outside the 3 rows";
@@ -329,6 +332,25 @@ void TestCli::trainUntilExact() {
     QVERIFY(alone.code != 0);
     QVERIFY(alone.err.contains("--until-exact"));
     QCOMPARE(alone.err.count('\n'), 1);
+}
+
+// The image grid's side is a choice of the recipe: a finer grid of image tokens (issue 38).
+void TestCli::trainGridSide() {
+    const QString out = m_dir.filePath("grid.pt");
+    const Run run = cli({"train", "--steps", "1", "--batch", "2", "--heads", "2", "--layers", "1",
+                         "--width", "32", "--ffn", "64", "--calibration-scenes", "0", "--grid",
+                         "6", "--image-size", "48", "-o", out});
+    QVERIFY2(run.code == 0, run.err.constData());
+    const auto j = QJsonDocument::fromJson(cli({"info", out, "--json"}).out).object();
+    const auto encoder = j["config"].toObject()["encoder"].toObject();
+    QCOMPARE(encoder["grid"].toInt(), 6);
+    QCOMPARE(encoder["image_size"].toInt(), 48);
+    const QString image = m_dir.filePath("scene.png");
+    QCOMPARE(cli({"scene", "--seed", "3", "-o", image}).code, 0);
+    const Run caption = cli({"caption", "--checkpoint", out, "--json", "--attention", image});
+    QVERIFY2(caption.code == 0, caption.err.constData());
+    const auto traced = QJsonDocument::fromJson(caption.out.split('\n').first()).object();
+    QCOMPARE(traced["grid"].toArray().first().toInt(), 6);
 }
 
 CL_TEST_GUILESS_MAIN(TestCli)

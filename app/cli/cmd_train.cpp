@@ -120,6 +120,10 @@ void addTrainCommand(CLI::App& app) {
                     "Encoder input side in pixels (the grid times a power of two)")
         ->check(CLI::Range(8, 512))
         ->capture_default_str();
+    cmd->add_option("--grid", o.grid,
+                    "Side of the encoder's output grid: grid x grid image tokens")
+        ->check(CLI::Range(2, 32))
+        ->capture_default_str();
     cmd->add_option("--channels", o.encoderChannels, "Width of the encoder's convolutions")
         ->check(CLI::Range(2, 1024))
         ->capture_default_str();
