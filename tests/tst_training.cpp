@@ -82,15 +82,12 @@ void TestTraining::trainsPausesSnapshotsStopsAndSaves() {
     QCOMPARE(cl::threadCount(), 2); // before: the run set the whole process's count to cores - 1
 
     click(QStringLiteral("Pause"));
-    // The step in flight and those already posted still arrive (on a loaded machine, later than
-    // 300 ms): wait until the chart stands still for half a second, then it must stay so.
-    int paused = points();
-    for (int i = 0; i < 40; ++i) {
-        QTest::qWait(500);
-        if (points() == paused)
-            break;
-        paused = points();
-    }
+    // The step in flight and those already posted still arrive: wait until the training thread
+    // holds between two steps and what it posted is drawn, then the chart must stand still (a
+    // chart still for half a second was not enough on a machine loaded by a training run).
+    QTRY_VERIFY_WITH_TIMEOUT(panel()->run()->holding(), 60000);
+    QTest::qWait(200);
+    const int paused = points();
     QTest::qWait(1000);
     QCOMPARE(points(), paused);
     QVERIFY(panel()->statusText().startsWith(QStringLiteral("Paused")));
@@ -193,6 +190,20 @@ void TestTraining::presetsFillTheRecipe() {
     QTest::keyClick(layers, Qt::Key_Up);
     QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
     QCOMPARE(panel()->settings().layers, ui::TrainSettings::shipped().layers + 1);
+    // The image grid (issue 38): a finer grid is a bigger input for the encoder.
+    panel()->setSettings(ui::TrainSettings::lecture());
+    QComboBox* grid = nullptr;
+    for (auto* c : panel()->findChildren<QComboBox*>())
+        if (c->findData(12) >= 0 && c->findData(8) >= 0)
+            grid = c;
+    QVERIFY(grid);
+    QVERIFY(grid->currentText().startsWith(QStringLiteral("8 × 8")));
+    grid->setFocus();
+    QTest::keyClick(grid, Qt::Key_Down);
+    QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    QCOMPARE(panel()->settings().grid, 12);
+    QCOMPARE(panel()->settings().options().grid, int64_t(12));
+    QCOMPARE(panel()->settings().options().imageSize, int64_t(96));
 }
 
 CL_TEST_MAIN(TestTraining)

@@ -2666,6 +2666,18 @@ deletion area %1, insertion area %2</source>
         <source>Snapshot every</source>
         <translation>스냅샷 간격</translation>
     </message>
+    <message>
+        <source>%1 × %1 cells (%2 px input)</source>
+        <translation>%1 × %1 셀 (입력 %2 px)</translation>
+    </message>
+    <message>
+        <source>How finely the image is cut into the tokens the words attend to. A finer grid sees smaller objects and points more precisely; each step takes about two thirds longer.</source>
+        <translation>단어가 어텐션하는 토큰으로 이미지를 얼마나 잘게 나누는지입니다. 격자가 촘촘할수록 작은 물체를 더 잘 보고 더 정확히 가리키지만, 한 단계가 약 3분의 2 더 오래 걸립니다.</translation>
+    </message>
+    <message>
+        <source>Image grid</source>
+        <translation>이미지 격자</translation>
+    </message>
 </context>
 <context>
     <name>cl::ui::TrainingRun</name>

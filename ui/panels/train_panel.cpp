@@ -273,7 +273,7 @@ void TrainPanel::syncButtons() {
     m_save->setEnabled(!m_run->latestModel().isEmpty());
     m_timeline->setEnabled(!m_run->latestModel().isEmpty());
     for (QWidget* w :
-         std::initializer_list<QWidget*>{m_preset, m_layers, m_heads, m_width, m_position2d,
+         std::initializer_list<QWidget*>{m_preset, m_layers, m_heads, m_width, m_grid, m_position2d,
                                          m_world, m_batch, m_lr, m_dropout, m_steps, m_every})
         w->setEnabled(!running);
 }

@@ -66,7 +66,7 @@ class TrainPanel final : public QWidget, public Panel {
     void chooseSavePath();
 
     TrainingRun* m_run;
-    QComboBox *m_preset, *m_width, *m_world;
+    QComboBox *m_preset, *m_width, *m_grid, *m_world;
     QSpinBox *m_layers, *m_heads, *m_batch, *m_steps, *m_every;
     QDoubleSpinBox* m_lr;
     QDoubleSpinBox* m_dropout;

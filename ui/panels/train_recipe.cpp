@@ -46,6 +46,12 @@ QWidget* TrainPanel::buildRecipe() {
     m_width = new QComboBox;
     for (int w : {32, 64, 128, 256})
         m_width->addItem(QString::number(w), w);
+    m_grid = new QComboBox;
+    for (int g : {8, 12})
+        m_grid->addItem(tr("%1 × %1 cells (%2 px input)").arg(g).arg(8 * g), g);
+    m_grid->setToolTip(tr("How finely the image is cut into the tokens the words attend to. A "
+                          "finer grid sees smaller objects and points more precisely; each step "
+                          "takes about two thirds longer."));
     m_position2d = new QCheckBox(tr("2D position code on the image grid"));
     m_world = new QComboBox;
     m_world->addItems({tr("classic scenes"), tr("varied (slides, paper, outlines)")});
@@ -66,6 +72,7 @@ QWidget* TrainPanel::buildRecipe() {
     form->addRow(tr("Layers"), m_layers);
     form->addRow(tr("Heads"), m_heads);
     form->addRow(tr("Width"), m_width);
+    form->addRow(tr("Image grid"), m_grid);
     form->addRow(m_position2d);
     form->addRow(tr("Scenes"), m_world);
     form->addRow(tr("Batch"), m_batch);
@@ -83,6 +90,7 @@ QWidget* TrainPanel::buildRecipe() {
     for (auto* d : {m_lr, m_dropout})
         connect(d, &QDoubleSpinBox::valueChanged, this, custom);
     connect(m_width, &QComboBox::activated, this, custom);
+    connect(m_grid, &QComboBox::activated, this, custom);
     connect(m_world, &QComboBox::activated, this, custom);
     connect(m_position2d, &QCheckBox::toggled, this, custom);
     return box;
@@ -104,6 +112,7 @@ TrainSettings TrainPanel::settings() const {
     s.layers = m_layers->value();
     s.heads = m_heads->value();
     s.width = m_width->currentData().toInt();
+    s.grid = m_grid->currentData().toInt();
     s.position2d = m_position2d->isChecked();
     s.varied = m_world->currentIndex() == 1;
     s.batch = m_batch->value();
@@ -120,6 +129,7 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_layers->setValue(s.layers);
     m_heads->setValue(s.heads);
     m_width->setCurrentIndex(std::max(0, m_width->findData(s.width)));
+    m_grid->setCurrentIndex(std::max(0, m_grid->findData(s.grid)));
     m_position2d->setChecked(s.position2d);
     m_world->setCurrentIndex(s.varied ? 1 : 0);
     m_batch->setValue(s.batch);
@@ -129,7 +139,7 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_every->setValue(s.evalEvery);
     const auto same = [&s](const TrainSettings& p) {
         return p.layers == s.layers && p.heads == s.heads && p.width == s.width &&
-               p.position2d == s.position2d && p.varied == s.varied && p.batch == s.batch &&
+               p.grid == s.grid && p.position2d == s.position2d && p.varied == s.varied && p.batch == s.batch &&
                p.lr == s.lr && p.dropout == s.dropout && p.steps == s.steps &&
                p.evalEvery == s.evalEvery;
     };

@@ -59,6 +59,8 @@ TrainOptions TrainSettings::options() const {
     o.width = width;
     o.ffn = 4 * width;
     o.encoderChannels = width <= 64 ? 32 : 64;
+    o.grid = grid;
+    o.imageSize = 8 * grid;
     o.position2d = position2d;
     o.world = varied ? World::Varied : World::Classic;
     o.classicShare = varied ? 0.125 : 0.0;
@@ -146,9 +148,16 @@ void TrainingRun::stop() {
     m_wake.notify_all();
 }
 
+bool TrainingRun::holding() const {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return m_holding;
+}
+
 bool TrainingRun::keepGoing() {
     std::unique_lock<std::mutex> lock(m_mutex);
+    m_holding = m_paused && !m_stop;
     m_wake.wait(lock, [this] { return !m_paused || m_stop; });
+    m_holding = false;
     return !m_stop;
 }
 

@@ -15,6 +15,7 @@ namespace cl::ui {
 
 struct TrainSettings {
     int layers = 2, heads = 2, width = 64;
+    int grid = 8; // the image grid's side; the encoder's input is 8 times it (8 x 8: 64 px)
     bool position2d = true;
     bool varied = false; // the varied world (slides, paper, outlines) instead of the classic one
     int batch = 32;
@@ -45,6 +46,7 @@ class TrainingRun final : public QObject {
     void stop(); // after the current step; finished() follows with the model written
     bool running() const { return m_running; }
     bool paused() const;
+    bool holding() const; // paused, and the training thread waits between two steps
     QString error() const { return m_error; }
     QString folder() const { return m_folder; }
     QString latestModel() const { return m_latest; } // newest snapshot or the final model
@@ -63,7 +65,7 @@ class TrainingRun final : public QObject {
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
-    bool m_paused = false, m_stop = false;
+    bool m_paused = false, m_stop = false, m_holding = false;
     bool m_running = false; // GUI thread only
     QString m_error, m_folder, m_latest;
 };
