@@ -83,7 +83,7 @@ class TestPatching : public QObject {
 void TestPatching::wholeImageRestoresOneNothingZero() {
     auto model = Captioner::open(kDefault);
     const Pair p = recoloured(4);
-    const int64_t cells = 64; // the default model's 8 x 8 grid
+    const int64_t grid = model->info().config.encoder.grid, cells = grid * grid;
     for (bool noising : {false, true}) {
         PatchOptions o;
         o.noising = noising;
