@@ -25,8 +25,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "model/evaluation/checkpoint_tools.h"
 #include "model/core/files.h"
+#include "model/evaluation/checkpoint_tools.h"
 #include "ui/window/background.h"
 
 namespace cl::ui {
@@ -60,7 +60,7 @@ TrainPanel::TrainPanel(QWidget* parent) : QWidget(parent), m_run(new TrainingRun
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* right = new QVBoxLayout;
     right->addWidget(m_plot, 3);
-    right->addWidget(m_status); // under the curve: in view on a 600 px screen too
+    right->addWidget(m_status);            // under the curve: in view on a 600 px screen too
     m_worldNotice = new WorldNotice(this); // an out-of-world probe image: its caption a guess
     right->addWidget(m_worldNotice);
     right->addWidget(m_probe);
@@ -156,7 +156,8 @@ void fitHeight(QCustomPlot* plot) {
         return;
     int longest = 0;
     for (const QCPAxis* axis : {plot->yAxis, plot->yAxis2})
-        longest = std::max(longest, QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()));
+        longest =
+            std::max(longest, QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()));
     const int least = std::max(200, plot->height() - rect.height() + longest + 4);
     if (least != plot->minimumHeight())
         plot->setMinimumHeight(least);

@@ -38,7 +38,8 @@ QWidget* TrainPanel::buildRecipe() {
         m_preset->setItemData(i, times, Qt::ToolTipRole);
     m_preset->setItemData(3,
                           tr("Slides, paper, outlines and photographed sheets: 75.5 % exact on "
-                             "200 held-out varied-world scenes after 8,000 steps. ") + times,
+                             "200 held-out varied-world scenes after 8,000 steps. ") +
+                              times,
                           Qt::ToolTipRole);
     m_preset->setToolTip(times);
     m_layers = spin(1, 6);
@@ -139,8 +140,8 @@ void TrainPanel::setSettings(const TrainSettings& s) {
     m_every->setValue(s.evalEvery);
     const auto same = [&s](const TrainSettings& p) {
         return p.layers == s.layers && p.heads == s.heads && p.width == s.width &&
-               p.grid == s.grid && p.position2d == s.position2d && p.varied == s.varied && p.batch == s.batch &&
-               p.lr == s.lr && p.dropout == s.dropout && p.steps == s.steps &&
+               p.grid == s.grid && p.position2d == s.position2d && p.varied == s.varied &&
+               p.batch == s.batch && p.lr == s.lr && p.dropout == s.dropout && p.steps == s.steps &&
                p.evalEvery == s.evalEvery;
     };
     m_preset->setCurrentIndex(same(TrainSettings::lecture())       ? 0
