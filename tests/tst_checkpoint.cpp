@@ -9,6 +9,7 @@
 #include "model/io/model_io.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
+#include "model/nn/image_encoder.h"
 #include "model/novelty/world_stats.h"
 
 #include <QProcess>
@@ -60,6 +61,7 @@ class TestCheckpoint : public QObject {
     void duplicatedZipEntriesAreRefused();
     void damagedWorldStatsCostTheNoticeOnly();
     void deadChannelCountsAFewUnits();
+    void initStartsFromAnotherGridsWeights();
 
   private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
@@ -388,6 +390,52 @@ void TestCheckpoint::deadChannelCountsAFewUnits() {
 
 // Issue 37: the Train chart's "loss, smoothed" lay well above the raw loss for the first ~200
 // steps: the average started from the first, untrained loss and kept 0.98^k of it.
+// train --init: a model of another grid's weights as the start (the encoder is convolutional),
+// the 2D position code remade for the new grid, the architecture the file's.
+void TestCheckpoint::initStartsFromAnotherGridsWeights() {
+    TrainOptions o;
+    o.steps = 1;
+    o.batch = 2;
+    o.heads = 2;
+    o.layers = 1;
+    o.width = 32;
+    o.ffn = 64;
+    o.encoderChannels = 8;
+    o.imageSize = 48;
+    o.grid = 6;
+    o.calibrationScenes = 0;
+    o.out = path("grid6.pt");
+    trainShapes(o);
+    TrainOptions fine;
+    fine.steps = 1;
+    fine.batch = 2;
+    fine.lr = 1e-12; // one step that moves nothing: the weights are the start's
+    fine.imageSize = 96;
+    fine.grid = 12;
+    fine.calibrationScenes = 0;
+    fine.init = o.out;
+    fine.out = path("grid12.pt");
+    trainShapes(fine);
+    const Checkpoint from = readCheckpoint(o.out), to = readCheckpoint(fine.out);
+    QCOMPARE(to.config.encoder.grid, int64_t(6 * 2));
+    QCOMPARE(to.config.encoder.imageSize, int64_t(96));
+    QCOMPARE(to.config.numHeads, int64_t(2)); // the file's architecture, not the defaults
+    QCOMPARE(to.config.wordvecDim, int64_t(32));
+    QVERIFY(to.meta.source.find("--init grid6.pt --image-size 96 --grid 12") != std::string::npos);
+    auto tensor = [](const Checkpoint& ck, const std::string& key) {
+        for (const auto& [k, t] : ck.stateDict)
+            if (k == key)
+                return t;
+        return torch::Tensor();
+    };
+    for (const char* key : {"encoder.stem.weight", "embedding.weight", "output.weight"})
+        QVERIFY2(torch::allclose(tensor(from, key), tensor(to, key), 0, 1e-9), key);
+    QCOMPARE(tensor(to, "encoder.pos2d").size(0), int64_t(144));
+    QVERIFY(torch::equal(tensor(to, "encoder.pos2d"), positionCode2d(12, 32)));
+    fine.init = path("missing.pt");
+    QVERIFY_THROWS_EXCEPTION(std::exception, trainShapes(fine));
+}
+
 void TestCheckpoint::smoothedLossIsDebiased() {
     SmoothedLoss s;
     QCOMPARE(s.value(), 0.0);

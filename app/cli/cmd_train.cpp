@@ -147,6 +147,10 @@ void addTrainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--resume", o.resume,
                     "Continue from this checkpoint (data-parallel: every rank reads it)");
+    cmd->add_option("--init", o.init,
+                    "Start from this shapes model's weights (its layers and widths; the image "
+                    "size, grid and dropout given here): fine-tuning at a finer grid")
+        ->excludes("--resume");
     cmd->add_option("-o,--out", o.out, "Checkpoint to write (data-parallel: rank 0 writes it)")
         ->required();
     addParallelOptions(*cmd, o.parallel);

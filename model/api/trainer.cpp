@@ -60,10 +60,41 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     return o;
 }
 
+// A warm start's options: the architecture of `ck`, the input size, grid and dropout as given.
+TrainOptions initOptionsFrom(const Checkpoint& ck, const TrainOptions& given) {
+    TrainOptions o = optionsFrom(ck, given);
+    o.imageSize = given.imageSize;
+    o.grid = given.grid;
+    o.dropout = given.dropout;
+    o.letterbox = given.letterbox;
+    return o;
+}
+
+// The warm start's weights in `model`: every tensor of `ck` but the 2D position code, which is a
+// function of the grid and stays the model's own.
+void loadInitWeights(CaptioningTransformerImpl& model, const Checkpoint& ck,
+                     const Vocabulary& vocab) {
+    if (ck.vocab != vocab.words())
+        throw std::invalid_argument("--init needs a shapes-world model (its vocabulary differs)");
+    if (ck.config.memory != MemoryKind::ImageGrid)
+        throw std::invalid_argument("--init needs an image model, not a feature model");
+    StateDict sd = ck.stateDict;
+    for (const auto& [name, own] : stateDictOf(model))
+        for (auto& [key, value] : sd)
+            if (key == name && name.size() >= 5 && name.compare(name.size() - 5, 5, "pos2d") == 0)
+                value = own.clone();
+    loadStateDict(model, sd);
+}
+
 std::string shortNumber(double v) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", v);
     return text;
+}
+
+std::string baseName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string snapshotPath(const TrainOptions& o, int64_t step) {
@@ -151,6 +182,10 @@ double trainShapes(const TrainOptions& given) {
         ck = readCheckpoint(o.resume);
         checkConfigAgainstTensors(ck.config, ck.stateDict);
         o = optionsFrom(ck, given);
+    } else if (!o.init.empty()) {
+        ck = readCheckpoint(o.init);
+        checkConfigAgainstTensors(ck.config, ck.stateDict);
+        o = initOptionsFrom(ck, given);
     }
     const Vocabulary vocab(shapesVocabulary());
     const ModelConfig config = shapesModelConfig(o);
@@ -168,6 +203,8 @@ double trainShapes(const TrainOptions& given) {
         loadStateDict(*model, ck.stateDict);
         opt.restore(ck.trainState);
         start = ck.meta.steps;
+    } else if (!o.init.empty()) {
+        loadInitWeights(*model, ck, vocab);
     }
     dp.agree("options", runKey(o, start));
     {
@@ -193,6 +230,9 @@ double trainShapes(const TrainOptions& given) {
             shortNumber(config.dropout) +
             (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
             (o.world == World::Varied ? "" : " --world classic") +
+            (o.init.empty() ? "" : " --init " + baseName(o.init) + " --image-size " +
+                                       std::to_string(o.imageSize) + " --grid " +
+                                       std::to_string(o.grid)) +
             (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "");
         if (withState)
             out.trainState = opt.state();

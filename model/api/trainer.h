@@ -51,6 +51,10 @@ struct TrainOptions {
     int64_t saveEvery = 500;
     std::string out;                    // checkpoint written every saveEvery steps and at the end
     std::string resume;                 // continue from this checkpoint (its options win)
+    // Start from this shapes model's weights instead of random ones (fresh optimiser, schedule
+    // and curriculum): its layers, heads and widths win, the image size and grid are ours (the
+    // encoder is convolutional; the 2D position code is remade for the grid).
+    std::string init;
     std::vector<int64_t> snapshotSteps; // also keep a copy OUT-stepN.pt at these steps
     std::string snapshotDir; // if set, snapshots go there as step000100.pt (a timeline's run)
     ParallelOptions parallel;
