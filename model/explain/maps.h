@@ -16,8 +16,13 @@ struct WordObjective {
     torch::Tensor logProb(const torch::Tensor& images,
                           std::vector<torch::Tensor>* activations = nullptr,
                           std::vector<LayerAttention>* weights = nullptr) const;
+    // The same from the encoder's tokens (B, g*g, D).
+    torch::Tensor logProbOfTokens(const torch::Tensor& tokens,
+                                  std::vector<LayerAttention>* weights = nullptr) const;
     // Probabilities of many images, in bounded batches, without gradients -> (B).
     torch::Tensor probability(const torch::Tensor& images) const;
+    // The same from the encoder's convolution grids (B, D, g, g) (ImageEncoderImpl::trunk).
+    torch::Tensor probabilityOfGrids(const torch::Tensor& grids) const;
 };
 
 // Attention maps over the M = g * g memory cells of the word's query position (the last of

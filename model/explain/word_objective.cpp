@@ -5,8 +5,13 @@ namespace cl::explain {
 torch::Tensor WordObjective::logProb(const torch::Tensor& images,
                                      std::vector<torch::Tensor>* activations,
                                      std::vector<LayerAttention>* weights) const {
-    const auto memory = model.memory(model.encode(images, activations));
-    const auto captions = prefix.expand({images.size(0), prefix.size(1)});
+    return logProbOfTokens(model.encode(images, activations), weights);
+}
+
+torch::Tensor WordObjective::logProbOfTokens(const torch::Tensor& tokens,
+                                             std::vector<LayerAttention>* weights) const {
+    const auto memory = model.memory(tokens);
+    const auto captions = prefix.expand({tokens.size(0), prefix.size(1)});
     const auto scores = model.decode(memory, captions, weights); // (B, T, V)
     return torch::log_softmax(scores.select(1, prefix.size(1) - 1), -1).select(1, target);
 }
@@ -21,6 +26,17 @@ torch::Tensor WordObjective::probability(const torch::Tensor& images) const {
     for (int64_t i = 0; i < images.size(0); i += kBatch)
         parts.push_back(
             logProb(images.narrow(0, i, std::min(kBatch, images.size(0) - i))).exp());
+    return torch::cat(parts);
+}
+
+torch::Tensor WordObjective::probabilityOfGrids(const torch::Tensor& grids) const {
+    constexpr int64_t kBatch = 32;
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> parts;
+    for (int64_t i = 0; i < grids.size(0); i += kBatch) {
+        const auto part = grids.narrow(0, i, std::min(kBatch, grids.size(0) - i));
+        parts.push_back(logProbOfTokens(model.encoder->tokens(part)).exp());
+    }
     return torch::cat(parts);
 }
 

@@ -109,6 +109,11 @@ ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
 
 torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images,
                                         std::vector<torch::Tensor>* activations) {
+    return tokens(trunk(images, activations));
+}
+
+torch::Tensor ImageEncoderImpl::trunk(const torch::Tensor& images,
+                                      std::vector<torch::Tensor>* activations) {
     auto keep = [&](torch::Tensor t) {
         if (activations)
             activations->push_back(t);
@@ -117,11 +122,36 @@ torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images,
     auto x = keep(torch::relu(stem(images)));
     for (const auto& layer : *down)
         x = keep(torch::relu(layer->as<torch::nn::Conv2d>()->forward(x)));
-    x = out(keep(torch::relu(mix(x)))); // (N, D, g, g)
-    x = x.flatten(2).transpose(1, 2); // (N, g*g, D)
+    return out(keep(torch::relu(mix(x)))); // (N, D, g, g)
+}
+
+torch::Tensor ImageEncoderImpl::tokens(const torch::Tensor& grid) const {
+    auto x = grid.flatten(2).transpose(1, 2); // (N, g*g, D)
     if (m_usePosition && m_positionOn)
         x = x + pos2d;
     return x;
+}
+
+int64_t ImageEncoderImpl::stride() const {
+    int64_t s = stem->options.stride()->at(0);
+    for (const auto& layer : *down)
+        s *= layer->as<torch::nn::Conv2d>()->options.stride()->at(0);
+    return s;
+}
+
+int64_t ImageEncoderImpl::reach() const {
+    // Each convolution adds (kernel - 1) / 2 of its input's pixels, at the stride so far.
+    int64_t r = 0, s = 1;
+    auto add = [&](const torch::nn::Conv2dImpl& c) {
+        r += (c.options.kernel_size()->at(0) - 1) / 2 * s;
+        s *= c.options.stride()->at(0);
+    };
+    add(*stem);
+    for (const auto& layer : *down)
+        add(*layer->as<torch::nn::Conv2d>());
+    add(*mix);
+    add(*out);
+    return r;
 }
 
 } // namespace cl

@@ -29,6 +29,18 @@ class ImageEncoderImpl : public torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& images,
                           std::vector<torch::Tensor>* activations = nullptr);
 
+    // The same in two halves: the convolutions on images of any side divisible by stride()
+    // -> (N, D, side / stride, side / stride), then a full grid of them -> (N, g*g, D) tokens.
+    torch::Tensor trunk(const torch::Tensor& images,
+                        std::vector<torch::Tensor>* activations = nullptr);
+    torch::Tensor tokens(const torch::Tensor& grid) const;
+
+    // Input pixels per grid cell, and how far (input pixels) a cell's receptive field reaches
+    // from the cell's first pixel either way: a pixel changes only the cells it lies within
+    // reach() of.
+    int64_t stride() const;
+    int64_t reach() const;
+
     void setPositionEnabled(bool on) { m_positionOn = on; }
 
     torch::nn::Conv2d stem{nullptr}, mix{nullptr}, out{nullptr};
