@@ -40,6 +40,7 @@ class TestCompare : public QObject {
     void modelAgainstItselfHasNoDivergence();
     void forcedProbabilitiesScoreTheOtherCaption();
     void differentShapesCompareEveryPair();
+    void differentGridsCompareOnTheirCommonRefinement();
     void panelShowsNoDifferenceForOneModelTwice();
     void panelShowsTwoSnapshotsCaptions();
     void compareShowsTheModelWithItsHeadsOff();
@@ -145,6 +146,49 @@ void TestCompare::differentShapesCompareEveryPair() {
     QCOMPARE(d.cols, int64_t(1 * 2));
     for (double v : d.values)
         QVERIFY(v >= 0 && v <= 1);
+}
+
+namespace {
+// A one-step trace of one layer and head attending over a side x side grid.
+CaptionTrace gridTrace(int64_t side, const std::vector<float>& row) {
+    CaptionTrace t;
+    t.layers = t.heads = 1;
+    t.memoryTokens = side * side;
+    DecodeStep s;
+    s.token = "a";
+    s.selfAttn = {1.f};
+    s.crossAttn = row;
+    t.steps.push_back(s);
+    return t;
+}
+} // namespace
+
+// An 8 x 8 model against a 12 x 12 one (the bundled model's grid against a student's): both
+// spread over their common 24 x 24 refinement. Attention on the same square of the image is no
+// divergence; on different squares, all of it.
+void TestCompare::differentGridsCompareOnTheirCommonRefinement() {
+    QCOMPARE(commonGridSide(64, 144), int64_t(24));
+    QCOMPARE(commonGridSide(144, 144), int64_t(12));
+    QCOMPARE(commonGridSide(64, 1), int64_t(0));   // a feature model's one token
+    QCOMPARE(commonGridSide(64, 50), int64_t(0));  // not a square grid
+    QCOMPARE(commonGridSide(121, 144), int64_t(0)); // 132 x 132: past the 64 x 64 bound
+    std::vector<float> coarse(4, 0.f), fine(36, 0.f), elsewhere(36, 0.f);
+    coarse[0] = 1; // the top-left quarter of a 2 x 2 grid ...
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x) {
+            fine[size_t(y * 6 + x)] = 1.f / 9; // ... is the top-left 3 x 3 of a 6 x 6 one
+            elsewhere[size_t((y + 3) * 6 + x + 3)] = 1.f / 9;
+        }
+    const auto same = headDivergence(gridTrace(2, coarse), gridTrace(6, fine), AttentionKind::Cross);
+    QVERIFY2(same.reason.empty(), same.reason.c_str());
+    QCOMPARE(same.values.size(), size_t(1));
+    QVERIFY(std::abs(same.values[0]) < 1e-6);
+    const auto apart =
+        headDivergence(gridTrace(2, coarse), gridTrace(6, elsewhere), AttentionKind::Cross);
+    QVERIFY(std::abs(apart.values[0] - 1.0) < 1e-6);
+    const auto single = headDivergence(gridTrace(2, coarse), gridTrace(1, {1.f}),
+                                       AttentionKind::Cross);
+    QVERIFY(single.reason.find("different memories") != std::string::npos);
 }
 
 bool TestCompare::startWith(const QStringList& compare) {

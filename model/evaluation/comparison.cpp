@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace cl {
@@ -119,18 +120,59 @@ std::vector<float> attentionRow(const CaptionTrace& trace, AttentionKind kind, i
     return row;
 }
 
+namespace {
+
+int64_t squareSide(int64_t tokens) {
+    auto side = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(tokens))));
+    return side * side == tokens ? side : 0;
+}
+
+// A cross-attention row of a side x side grid on a finer common x common one (common a multiple
+// of side): each cell's weight spread evenly over the fine cells it covers.
+std::vector<float> refined(const std::vector<float>& row, int64_t side, int64_t common) {
+    if (side == common)
+        return row;
+    const int64_t k = common / side;
+    const float share = 1.f / static_cast<float>(k * k);
+    std::vector<float> out(static_cast<size_t>(common * common));
+    for (int64_t y = 0; y < common; ++y)
+        for (int64_t x = 0; x < common; ++x)
+            out[static_cast<size_t>(y * common + x)] =
+                row[static_cast<size_t>(y / k * side + x / k)] * share;
+    return out;
+}
+
+} // namespace
+
+int64_t commonGridSide(int64_t tokensA, int64_t tokensB) {
+    constexpr int64_t kMostCells = 4096;
+    const int64_t a = squareSide(tokensA), b = squareSide(tokensB);
+    if (a <= 1 || b <= 1)
+        return 0;
+    const int64_t common = a / std::gcd(a, b) * b;
+    return common * common <= kMostCells ? common : 0;
+}
+
 HeadDivergence headDivergence(const CaptionTrace& a, const CaptionTrace& b, AttentionKind kind) {
     HeadDivergence d;
     const int64_t steps = static_cast<int64_t>(std::min(a.steps.size(), b.steps.size()));
+    const bool cross = kind == AttentionKind::Cross;
+    const int64_t common = cross ? commonGridSide(a.memoryTokens, b.memoryTokens) : 0;
     if (steps == 0)
         d.reason = "no decode steps to compare";
-    else if (kind == AttentionKind::Cross && a.memoryTokens != b.memoryTokens)
+    else if (cross && a.memoryTokens == 1 && b.memoryTokens == 1)
+        d.reason = "cross-attention over a single feature vector is always 1: nothing to compare";
+    else if (cross && a.memoryTokens != b.memoryTokens && common == 0)
         d.reason = "the models attend to different memories (" + std::to_string(a.memoryTokens) +
                    " vs " + std::to_string(b.memoryTokens) + " tokens)";
-    else if (kind == AttentionKind::Cross && a.memoryTokens == 1)
-        d.reason = "cross-attention over a single feature vector is always 1: nothing to compare";
     if (!d.reason.empty())
         return d;
+    const int64_t sideA = cross ? squareSide(a.memoryTokens) : 0;
+    const int64_t sideB = cross ? squareSide(b.memoryTokens) : 0;
+    auto rowOf = [&](const CaptionTrace& tr, int64_t side, int64_t pair, int64_t t) {
+        auto row = attentionRow(tr, kind, pair / tr.heads, pair % tr.heads, t);
+        return cross && side != common ? refined(row, side, common) : row;
+    };
     d.rows = a.layers * a.heads;
     d.cols = b.layers * b.heads;
     d.values.assign(static_cast<size_t>(d.rows * d.cols), 0.0);
@@ -138,8 +180,8 @@ HeadDivergence headDivergence(const CaptionTrace& a, const CaptionTrace& b, Atte
         for (int64_t c = 0; c < d.cols; ++c) {
             double sum = 0;
             for (int64_t t = 0; t < steps; ++t) {
-                const auto p = attentionRow(a, kind, r / a.heads, r % a.heads, t);
-                const auto q = attentionRow(b, kind, c / b.heads, c % b.heads, t);
+                const auto p = rowOf(a, sideA, r, t);
+                const auto q = rowOf(b, sideB, c, t);
                 sum += jensenShannon(p.data(), q.data(), p.size());
             }
             d.values[static_cast<size_t>(r * d.cols + c)] = sum / static_cast<double>(steps);

@@ -39,8 +39,15 @@ struct HeadDivergence {
     std::vector<double> values; // mean JSD over the steps both traces share, row-major
 };
 
-// a and b must be decodes of the same token sequence (b teacher-forced on a's tokens).
+// a and b must be decodes of the same token sequence (b teacher-forced on a's tokens). Cross-
+// attention over image grids of different sides (8 x 8 against 12 x 12) is compared on their
+// common refinement (24 x 24), each cell's weight spread evenly over the cells it covers: both
+// grids tile the same square input.
 HeadDivergence headDivergence(const CaptionTrace& a, const CaptionTrace& b, AttentionKind kind);
+
+// The side of the finest grid both square image grids divide (their least common multiple), or 0
+// when a memory is not a square grid of more than one cell or the grid would pass 64 x 64.
+int64_t commonGridSide(int64_t tokensA, int64_t tokensB);
 
 // The attention row of (layer, head) at step t: self (t + 1 keys) or cross (M memory tokens).
 std::vector<float> attentionRow(const CaptionTrace& trace, AttentionKind kind, int64_t layer,
