@@ -21,8 +21,8 @@ struct WordObjective {
                                   std::vector<LayerAttention>* weights = nullptr) const;
     // Probabilities of many images, in bounded batches, without gradients -> (B).
     torch::Tensor probability(const torch::Tensor& images) const;
-    // The same from the encoder's convolution grids (B, D, g, g) (ImageEncoderImpl::trunk).
-    torch::Tensor probabilityOfGrids(const torch::Tensor& grids) const;
+    // The same from every layer's cross-attention keys and values of B memories.
+    torch::Tensor logProbOfCross(const std::vector<KVCache>& cross) const;
 };
 
 // Attention maps over the M = g * g memory cells of the word's query position (the last of

@@ -45,31 +45,81 @@ std::pair<torch::Tensor, std::vector<int64_t>> coveredWindows(const torch::Tenso
     return {torch::cat(crops), starts};
 }
 
-// Occlusion through the encoder's locality: covering a cell changes only the grid cells within
-// its reach, so each covered image is encoded on its window alone and pasted into the clean
-// grid (exactly the full encoding: every changed cell's receptive field lies in its window or
-// ends at the image's true border). A 12 x 12 grid encodes 7 x 7 windows, a third of the work.
-torch::Tensor coveredGrids(ImageEncoderImpl& encoder, const torch::Tensor& x,
-                           const torch::Tensor& fill, int64_t grid, const Reach& r) {
-    const int64_t stride = encoder.stride();
-    const auto clean = encoder.trunk(x); // (1, D, g, g)
-    auto grids = clean.expand({grid * grid, -1, -1, -1}).clone();
-    const auto [crops, starts] = coveredWindows(x, fill, grid, stride, r);
-    constexpr int64_t kBatch = 16;
-    for (int64_t i0 = 0; i0 < crops.size(0); i0 += kBatch) {
-        const auto part = encoder.trunk(crops.narrow(0, i0, std::min(kBatch, crops.size(0) - i0)));
-        for (int64_t k = 0; k < part.size(0); ++k) {
-            const int64_t i = i0 + k, row = i / grid, col = i % grid;
-            const int64_t y = starts[size_t(2 * i)], x0 = starts[size_t(2 * i + 1)];
-            const int64_t r0 = std::max<int64_t>(0, row - r.before),
-                          r1 = std::min(grid - 1, row + r.after);
-            const int64_t c0 = std::max<int64_t>(0, col - r.before),
-                          c1 = std::min(grid - 1, col + r.after);
-            grids[i].narrow(1, r0, r1 - r0 + 1).narrow(2, c0, c1 - c0 + 1).copy_(
-                part[k].narrow(1, r0 - y, r1 - r0 + 1).narrow(2, c0 - x0, c1 - c0 + 1));
-        }
+// The rectangle of grid cells covering cell i can change: rows y0..y1, columns x0..x1.
+struct CellBox {
+    int64_t y0, y1, x0, x1;
+};
+
+CellBox changedCells(int64_t i, int64_t grid, const Reach& r) {
+    const int64_t row = i / grid, col = i % grid;
+    return {std::max<int64_t>(0, row - r.before), std::min(grid - 1, row + r.after),
+            std::max<int64_t>(0, col - r.before), std::min(grid - 1, col + r.after)};
+}
+
+// Every layer's cross-attention keys and values of the clean memory, repeated for n images,
+// with `rows` (flat indices image * M + cell) replaced by those of `tokens` (R, D).
+std::vector<KVCache> patchedCross(CaptioningTransformerImpl& model,
+                                  const std::vector<KVCache>& clean, int64_t n,
+                                  const torch::Tensor& rows, const torch::Tensor& tokens) {
+    const auto memory = model.memory(tokens.unsqueeze(0)); // (1, R, W)
+    std::vector<KVCache> out;
+    for (size_t l = 0; l < clean.size(); ++l) {
+        const auto kv = model.transformer->layer(l).cross_attn->project(memory, memory);
+        auto patch = [&](const torch::Tensor& all, const torch::Tensor& changed) {
+            const int64_t m = all.size(2);
+            auto flat = all.transpose(1, 2).expand({n, m, all.size(1), all.size(3)}).contiguous();
+            flat = flat.view({n * m, all.size(1), all.size(3)});
+            flat.index_copy_(0, rows, changed.squeeze(0).transpose(0, 1)); // (R, H, hs)
+            return flat.view({n, m, all.size(1), all.size(3)}).transpose(1, 2);
+        };
+        KVCache c;
+        c.k = patch(clean[l].k, kv.k);
+        c.v = patch(clean[l].v, kv.v);
+        c.length = clean[l].length;
+        out.push_back(c);
     }
-    return torch::cat({clean, grids});
+    return out;
+}
+
+// Occlusion through the encoder's locality: covering a cell changes only the grid cells within
+// its reach, so each covered image is encoded on its window alone, and only those cells' memory
+// rows, keys and values are recomputed (exactly the full computation: every changed cell's
+// receptive field lies in its window or ends at the image's true border). On a 12 x 12 grid:
+// 7 x 7-cell windows, and 16 of 144 memory rows.
+torch::Tensor coveredProbabilities(const WordObjective& f, const torch::Tensor& x,
+                                   const torch::Tensor& fill, int64_t grid, const Reach& r) {
+    auto& model = f.model;
+    auto& encoder = *model.encoder;
+    const auto clean = encoder.trunk(x); // (1, D, g, g)
+    const auto cleanMemory = model.memory(encoder.tokens(clean));
+    std::vector<KVCache> cleanCross;
+    for (size_t l = 0; l < model.transformer->size(); ++l)
+        cleanCross.push_back(
+            model.transformer->layer(l).cross_attn->project(cleanMemory, cleanMemory));
+    std::vector<torch::Tensor> p{f.logProbOfCross(cleanCross).exp()};
+    const auto [crops, starts] = coveredWindows(x, fill, grid, encoder.stride(), r);
+    const int64_t cells = grid * grid;
+    constexpr int64_t kBatch = 16;
+    for (int64_t i0 = 0; i0 < cells; i0 += kBatch) {
+        const int64_t n = std::min(kBatch, cells - i0);
+        const auto part = encoder.trunk(crops.narrow(0, i0, n)); // (n, D, w, w)
+        auto grids = clean.expand({n, -1, -1, -1}).clone();
+        std::vector<int64_t> rows;
+        for (int64_t k = 0; k < n; ++k) {
+            const int64_t i = i0 + k, y = starts[size_t(2 * i)], x0 = starts[size_t(2 * i + 1)];
+            const CellBox b = changedCells(i, grid, r);
+            const int64_t h = b.y1 - b.y0 + 1, w = b.x1 - b.x0 + 1;
+            grids[k].narrow(1, b.y0, h).narrow(2, b.x0, w).copy_(
+                part[k].narrow(1, b.y0 - y, h).narrow(2, b.x0 - x0, w));
+            for (int64_t cy = b.y0; cy <= b.y1; ++cy)
+                for (int64_t cx = b.x0; cx <= b.x1; ++cx)
+                    rows.push_back(k * cells + cy * grid + cx);
+        }
+        const auto index = torch::tensor(rows, torch::kLong);
+        const auto tokens = encoder.tokens(grids).reshape({n * cells, -1}).index_select(0, index);
+        p.push_back(f.logProbOfCross(patchedCross(model, cleanCross, n, index, tokens)).exp());
+    }
+    return torch::cat(p);
 }
 
 } // namespace
@@ -81,7 +131,7 @@ torch::Tensor occlusionMap(const WordObjective& f, const torch::Tensor& x,
     const Reach r = reachOf(encoder.stride(), encoder.reach());
     if (s == grid * encoder.stride() && r.window < grid) {
         torch::NoGradGuard noGrad;
-        const auto p = f.probabilityOfGrids(coveredGrids(encoder, x, fill, grid, r));
+        const auto p = coveredProbabilities(f, x, fill, grid, r);
         return (p[0] - p.slice(0, 1)).view({grid, grid});
     }
     auto masks = torch::zeros({grid * grid, 1, s, s}, x.options());

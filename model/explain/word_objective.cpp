@@ -29,15 +29,10 @@ torch::Tensor WordObjective::probability(const torch::Tensor& images) const {
     return torch::cat(parts);
 }
 
-torch::Tensor WordObjective::probabilityOfGrids(const torch::Tensor& grids) const {
-    constexpr int64_t kBatch = 32;
-    torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> parts;
-    for (int64_t i = 0; i < grids.size(0); i += kBatch) {
-        const auto part = grids.narrow(0, i, std::min(kBatch, grids.size(0) - i));
-        parts.push_back(logProbOfTokens(model.encoder->tokens(part)).exp());
-    }
-    return torch::cat(parts);
+torch::Tensor WordObjective::logProbOfCross(const std::vector<KVCache>& cross) const {
+    const auto captions = prefix.expand({cross.front().k.size(0), prefix.size(1)});
+    const auto scores = model.decode(cross, captions); // (B, T, V)
+    return torch::log_softmax(scores.select(1, prefix.size(1) - 1), -1).select(1, target);
 }
 
 } // namespace cl::explain

@@ -63,8 +63,17 @@ torch::Tensor CaptioningTransformerImpl::decode(const torch::Tensor& memory,
     const auto t = captions.size(1);
     auto x = positional_encoding(embedding(captions)); // (N, T, W)
     auto mask = torch::tril(torch::ones({t, t}, x.options()));
-    x = transformer(x, memory, mask, weights);
+    x = transformer->forward(x, memory, mask, weights);
     return output(x); // (N, T, V)
+}
+
+torch::Tensor CaptioningTransformerImpl::decode(const std::vector<KVCache>& memory,
+                                                const torch::Tensor& captions,
+                                                std::vector<LayerAttention>* weights) {
+    const auto t = captions.size(1);
+    auto x = positional_encoding(embedding(captions)); // (N, T, W)
+    auto mask = torch::tril(torch::ones({t, t}, x.options()));
+    return output(transformer->forward(x, memory, mask, weights));
 }
 
 } // namespace cl

@@ -22,6 +22,9 @@ class CaptioningTransformerImpl : public torch::nn::Module {
     // memory (N, M, W), captions (N, T) -> scores (N, T, V); per-layer weights when asked.
     torch::Tensor decode(const torch::Tensor& memory, const torch::Tensor& captions,
                          std::vector<LayerAttention>* weights = nullptr);
+    // The same with every layer's cross-attention keys and values of the memory given.
+    torch::Tensor decode(const std::vector<KVCache>& memory, const torch::Tensor& captions,
+                         std::vector<LayerAttention>* weights = nullptr);
     // The seed's forward: features (N, D) or images, captions (N, T) -> scores (N, T, V).
     torch::Tensor forward(const torch::Tensor& input, const torch::Tensor& captions) {
         return decode(memory(encode(input)), captions);

@@ -40,15 +40,32 @@ torch::Tensor TransformerDecoderLayerImpl::feedForward(const torch::Tensor& x) {
     return m_fc2(m_dropHidden(h));
 }
 
+template <typename Cross>
+torch::Tensor TransformerDecoderLayerImpl::forwardWith(const torch::Tensor& x,
+                                                       const torch::Tensor& mask,
+                                                       LayerAttention* weights,
+                                                       const Cross& cross) {
+    auto h =
+        norm_self(x + m_dropSelf(self_attn(x, x, x, mask, weights ? &weights->self : nullptr)));
+    h = norm_cross(h + m_dropCross(cross(h, weights ? &weights->cross : nullptr)));
+    return norm_ffn(h + m_dropFfn(feedForward(h)));
+}
+
 torch::Tensor TransformerDecoderLayerImpl::forward(const torch::Tensor& x,
                                                    const torch::Tensor& memory,
                                                    const torch::Tensor& mask,
                                                    LayerAttention* weights) {
-    auto h =
-        norm_self(x + m_dropSelf(self_attn(x, x, x, mask, weights ? &weights->self : nullptr)));
-    h = norm_cross(h + m_dropCross(cross_attn(h, memory, memory, torch::Tensor(),
-                                              weights ? &weights->cross : nullptr)));
-    return norm_ffn(h + m_dropFfn(feedForward(h)));
+    return forwardWith(x, mask, weights, [&](const torch::Tensor& h, torch::Tensor* w) {
+        return cross_attn(h, memory, memory, torch::Tensor(), w);
+    });
+}
+
+torch::Tensor TransformerDecoderLayerImpl::forward(const torch::Tensor& x, const KVCache& memory,
+                                                   const torch::Tensor& mask,
+                                                   LayerAttention* weights) {
+    return forwardWith(x, mask, weights, [&](const torch::Tensor& h, torch::Tensor* w) {
+        return cross_attn->attendCached(h, memory, w);
+    });
 }
 
 torch::Tensor TransformerDecoderLayerImpl::step(const torch::Tensor& x, KVCache& selfCache,
@@ -83,6 +100,20 @@ torch::Tensor TransformerDecoderImpl::forward(const torch::Tensor& tgt, const to
     for (size_t i = 0; i < layers->size(); ++i)
         x = layers->ptr<TransformerDecoderLayerImpl>(i)->forward(
             x, memory, mask, weights ? &(*weights)[i] : nullptr);
+    return x;
+}
+
+torch::Tensor TransformerDecoderImpl::forward(const torch::Tensor& tgt,
+                                              const std::vector<KVCache>& memory,
+                                              const torch::Tensor& mask,
+                                              std::vector<LayerAttention>* weights) {
+    TORCH_CHECK(memory.size() == layers->size(), "one memory cache per layer");
+    if (weights)
+        weights->assign(layers->size(), {});
+    auto x = tgt;
+    for (size_t i = 0; i < layers->size(); ++i)
+        x = layers->ptr<TransformerDecoderLayerImpl>(i)->forward(
+            x, memory[i], mask, weights ? &(*weights)[i] : nullptr);
     return x;
 }
 

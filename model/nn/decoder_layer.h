@@ -30,6 +30,10 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory,
                           const torch::Tensor& mask, LayerAttention* weights = nullptr);
 
+    // The same with the memory's keys and values given (MultiHeadAttentionImpl::project of it).
+    torch::Tensor forward(const torch::Tensor& x, const KVCache& memory,
+                          const torch::Tensor& mask, LayerAttention* weights = nullptr);
+
     // One new position x (N, 1, W) against cached keys/values -> (N, 1, W).
     torch::Tensor step(const torch::Tensor& x, KVCache& selfCache, const KVCache& crossCache,
                        LayerAttention* weights);
@@ -43,6 +47,9 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
 
   private:
     torch::Tensor feedForward(const torch::Tensor& x);
+    template <typename Cross>
+    torch::Tensor forwardWith(const torch::Tensor& x, const torch::Tensor& mask,
+                              LayerAttention* weights, const Cross& cross);
 
     torch::nn::Linear m_fc1{nullptr}, m_fc2{nullptr};
     torch::nn::Dropout m_dropSelf{nullptr}, m_dropCross{nullptr}, m_dropFfn{nullptr},
@@ -57,6 +64,10 @@ class TransformerDecoderImpl : public torch::nn::Module {
     explicit TransformerDecoderImpl(const ModelConfig& config);
     // tgt (N, S, W), memory (N, M, W), mask (S, S) -> (N, S, W); one LayerAttention per layer.
     torch::Tensor forward(const torch::Tensor& tgt, const torch::Tensor& memory,
+                          const torch::Tensor& mask,
+                          std::vector<LayerAttention>* weights = nullptr);
+    // The same with every layer's cross-attention keys and values of the memory given.
+    torch::Tensor forward(const torch::Tensor& tgt, const std::vector<KVCache>& memory,
                           const torch::Tensor& mask,
                           std::vector<LayerAttention>* weights = nullptr);
     TransformerDecoderLayerImpl& layer(size_t i) {
