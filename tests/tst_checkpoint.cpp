@@ -432,6 +432,13 @@ void TestCheckpoint::initStartsFromAnotherGridsWeights() {
         QVERIFY2(torch::allclose(tensor(from, key), tensor(to, key), 0, 1e-9), key);
     QCOMPARE(tensor(to, "encoder.pos2d").size(0), int64_t(144));
     QVERIFY(torch::equal(tensor(to, "encoder.pos2d"), positionCode2d(12, 32)));
+    TrainOptions more = fine; // resumed, the run still says where it started
+    more.init.clear();
+    more.steps = 2;
+    more.resume = fine.out;
+    more.out = path("grid12-more.pt");
+    trainShapes(more);
+    QVERIFY(readCheckpoint(more.out).meta.source.find("--init grid6.pt") != std::string::npos);
     fine.init = path("missing.pt");
     QVERIFY_THROWS_EXCEPTION(std::exception, trainShapes(fine));
 }

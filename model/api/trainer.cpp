@@ -97,6 +97,15 @@ std::string baseName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// How a warm-started run began, for its source line (kept when it is resumed): the last part.
+std::string warmStartNote(const TrainOptions& o, const Checkpoint& resumed) {
+    if (!o.init.empty())
+        return " --init " + baseName(o.init) + " --image-size " + std::to_string(o.imageSize) +
+               " --grid " + std::to_string(o.grid);
+    const auto at = o.resume.empty() ? std::string::npos : resumed.meta.source.find(" --init ");
+    return at == std::string::npos ? "" : resumed.meta.source.substr(at);
+}
+
 std::string snapshotPath(const TrainOptions& o, int64_t step) {
     if (o.snapshotDir.empty())
         return o.out.substr(0, o.out.rfind(".pt")) + "-step" + std::to_string(step) + ".pt";
@@ -214,6 +223,7 @@ double trainShapes(const TrainOptions& given) {
             all.push_back(m);
         dp.broadcast(all);
     }
+    const std::string initNote = warmStartNote(o, ck);
     auto save = [&](int64_t step, const std::string& path, bool withState) {
         Checkpoint out;
         out.config = config;
@@ -230,10 +240,7 @@ double trainShapes(const TrainOptions& given) {
             shortNumber(config.dropout) +
             (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
             (o.world == World::Varied ? "" : " --world classic") +
-            (o.init.empty() ? "" : " --init " + baseName(o.init) + " --image-size " +
-                                       std::to_string(o.imageSize) + " --grid " +
-                                       std::to_string(o.grid)) +
-            (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "");
+            (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "") + initNote;
         if (withState)
             out.trainState = opt.state();
         else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
