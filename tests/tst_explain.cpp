@@ -189,12 +189,13 @@ void TestExplain::occlusionMatchesDirectRerun() {
         torch::tensor({d.vocab.startId(), d.vocab.encode("a")[0]}, torch::kLong).view({1, -1}),
         d.vocab.encode("large")[0]};
     const auto fill = explain::backgroundFill(x);
-    const auto map = explain::occlusionMap(f, x, fill, 8);
+    const int64_t g = d.model->config().encoder.grid, side = x.size(2) / g;
+    const auto map = explain::occlusionMap(f, x, fill, g);
     const double p = f.logProb(x).exp().item<double>();
-    for (int64_t cell : {0, 9, 27, 36, 63}) {
+    for (int64_t cell : {int64_t(0), g + 1, 3 * g + 3, g * g / 2 + g / 2, g * g - 1}) {
         auto covered = x.clone();
-        const int64_t r = cell / 8 * 8, c = cell % 8 * 8;
-        covered.narrow(2, r, 8).narrow(3, c, 8).copy_(fill.expand({1, 3, 8, 8}));
+        const int64_t r = cell / g * side, c = cell % g * side;
+        covered.narrow(2, r, side).narrow(3, c, side).copy_(fill.expand({1, 3, side, side}));
         const double direct = p - f.logProb(covered).exp().item<double>();
         QVERIFY2(std::abs(direct - map.view({-1})[cell].item<double>()) < 1e-5,
                  qPrintable(QString("cell %1: direct %2, batched %3")
@@ -260,7 +261,7 @@ void TestExplain::attentionMapsAreTheTraces() {
     const SaliencyMap* one = e.find(ExplainMethod::Attention);
     const SaliencyMap* mean = e.find(ExplainMethod::AttentionMean);
     QVERIFY(one && mean);
-    QCOMPARE(one->side, int64_t(8));
+    QCOMPARE(one->side * one->side, e.trace.memoryTokens);
     for (size_t i = 0; i < row.size(); ++i) {
         QVERIFY(std::abs(one->values[i] - row[i]) < 1e-5);
         double avg = 0;

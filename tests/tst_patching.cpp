@@ -121,9 +121,9 @@ void TestPatching::sitesAfterThePositionRestoreNothing() {
     QVERIFY(later > 0);
     QVERIFY2(r.estimateCorrelation > 0.5 && r.estimateCorrelation <= 1.0,
              qPrintable(QString::number(r.estimateCorrelation)));
-    // 64 cells, 3 x T streams, 2 x 2 x 4 x T heads, 2 x T FFNs.
+    // g x g cells, 3 x T streams, 2 x 2 x 4 x T heads, 2 x T FFNs.
     const int64_t t = int64_t(QString::fromStdString(r.cleanCaption).split(' ').size()) + 1;
-    QCOMPARE(int64_t(r.sites.size()), 64 + 3 * t + 16 * t + 2 * t);
+    QCOMPARE(int64_t(r.sites.size()), r.gridSide * r.gridSide + 3 * t + 16 * t + 2 * t);
 }
 
 // The cell that restores most is on the recoloured object (its box, widened by one cell).
@@ -142,8 +142,10 @@ void TestPatching::restoredCellsLieOnTheChangedObject() {
         for (const PatchSite& s : r.sites)
             if (s.kind == PatchKind::ImageCell && (!best || s.restored > best->restored))
                 best = &s;
-        QVERIFY(best && r.gridSide == 8);
-        const double cx = (best->cell % 8 + 0.5) * 16, cy = (best->cell / 8 + 0.5) * 16;
+        QVERIFY(best && r.gridSide >= 8);
+        const int64_t g = r.gridSide;
+        const double cell = 128.0 / double(g); // the 128-pixel scene on the grid
+        const double cx = (best->cell % g + 0.5) * cell, cy = (best->cell / g + 0.5) * cell;
         const Box box = p.corrupt.objects[p.changed].box();
         ++pairs;
         hits += box.contains(cx, cy, 16.0);

@@ -50,7 +50,8 @@ class TestWebExport : public QObject {
         QCOMPARE(d["selection"]["head"].get<int>(), 2);
         QVERIFY(d["image"].get<std::string>().rfind("data:image/png;base64,iVBOR", 0) == 0);
         QCOMPARE(d["cross_attention"].size(), size_t(w->view().trace.layers));
-        QCOMPARE(d["grid_map"]["grid"].get<int>(), 8);
+        QCOMPARE(d["grid_map"]["grid"].get<int>() * d["grid_map"]["grid"].get<int>(),
+                 int(w->view().trace.memoryTokens));
         QVERIFY(page.size() < 2u << 20);
         // Nothing outside the file: no address, and the page says so to the browser.
         QVERIFY(!QString::fromStdString(page).contains(QRegularExpression("https?://")));
