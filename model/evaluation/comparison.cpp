@@ -127,10 +127,11 @@ int64_t squareSide(int64_t tokens) {
     return side * side == tokens ? side : 0;
 }
 
-// A cross-attention row of a side x side grid on a finer common x common one (common a multiple
-// of side): each cell's weight spread evenly over the fine cells it covers.
-std::vector<float> refined(const std::vector<float>& row, int64_t side, int64_t common) {
-    if (side == common)
+} // namespace
+
+std::vector<float> refinedRow(const std::vector<float>& row, int64_t side, int64_t common) {
+    if (side == common || side <= 0 || common % side != 0 ||
+        static_cast<int64_t>(row.size()) != side * side)
         return row;
     const int64_t k = common / side;
     const float share = 1.f / static_cast<float>(k * k);
@@ -141,8 +142,6 @@ std::vector<float> refined(const std::vector<float>& row, int64_t side, int64_t 
                 row[static_cast<size_t>(y / k * side + x / k)] * share;
     return out;
 }
-
-} // namespace
 
 int64_t commonGridSide(int64_t tokensA, int64_t tokensB) {
     constexpr int64_t kMostCells = 4096;
@@ -171,7 +170,7 @@ HeadDivergence headDivergence(const CaptionTrace& a, const CaptionTrace& b, Atte
     const int64_t sideB = cross ? squareSide(b.memoryTokens) : 0;
     auto rowOf = [&](const CaptionTrace& tr, int64_t side, int64_t pair, int64_t t) {
         auto row = attentionRow(tr, kind, pair / tr.heads, pair % tr.heads, t);
-        return cross && side != common ? refined(row, side, common) : row;
+        return cross ? refinedRow(row, side, common) : row;
     };
     d.rows = a.layers * a.heads;
     d.cols = b.layers * b.heads;

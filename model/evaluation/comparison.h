@@ -49,6 +49,11 @@ HeadDivergence headDivergence(const CaptionTrace& a, const CaptionTrace& b, Atte
 // when a memory is not a square grid of more than one cell or the grid would pass 64 x 64.
 int64_t commonGridSide(int64_t tokensA, int64_t tokensB);
 
+// A cross-attention row of a side x side grid on a finer common x common one (common a multiple
+// of side): each cell's weight spread evenly over the fine cells it covers. Any other row is
+// returned as it is.
+std::vector<float> refinedRow(const std::vector<float>& row, int64_t side, int64_t common);
+
 // The attention row of (layer, head) at step t: self (t + 1 keys) or cross (M memory tokens).
 std::vector<float> attentionRow(const CaptionTrace& trace, AttentionKind kind, int64_t layer,
                                 int64_t head, int64_t t);

@@ -218,17 +218,28 @@ void ComparePanel::fillAttention() {
         return clearMaps(); // nothing to compare: no maps of an earlier pair stay on screen
     const auto& ta = traceA();
     const auto& tb = traceB();
-    const auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
-    const auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
+    auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
+    auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
+    // Grids of different sides (8 x 8 against 12 x 12) are drawn on their common refinement,
+    // where the divergence is measured.
+    const int64_t common = m_kind == AttentionKind::Cross && ta.gridSide > 0 && tb.gridSide > 0
+                               ? commonGridSide(ta.memoryTokens, tb.memoryTokens)
+                               : 0;
+    if (common > 0) {
+        p = refinedRow(p, ta.gridSide, common);
+        q = refinedRow(q, tb.gridSide, common);
+    }
     if (p.empty() || q.size() != p.size())
         return clearMaps(); // a step either trace holds no row for
     const QString js = tr("JSD %1").arg(pairDivergence(), 0, 'f', 2);
     const QString nameA = a + " " + headName(m_headA / ta.heads, m_headA % ta.heads);
     const QString nameB = b + " " + headName(m_headB / tb.heads, m_headB % tb.heads);
-    const bool spatial = m_kind == AttentionKind::Cross && ta.gridSide > 0 &&
-                         ta.gridSide == tb.gridSide && !m_image.isNull();
+    const bool spatial = common > 0 && !m_image.isNull();
     if (spatial) {
-        const GridMap side = unitGridMap(ta, m_image);
+        GridMap side = unitGridMap(ta, m_image); // A's square, cut into the common cells
+        side.cellW *= double(side.grid) / double(common);
+        side.cellH *= double(side.grid) / double(common);
+        side.grid = common;
         std::vector<float> diff(p.size());
         float worst = 0.f;
         for (size_t i = 0; i < p.size(); ++i) {
