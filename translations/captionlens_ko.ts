@@ -2591,10 +2591,6 @@ deletion area %1, insertion area %2</source>
         <translation>빠르게 보기(≈ 1.5분)</translation>
     </message>
     <message>
-        <source>Bundled model&apos;s recipe (≈ 70 min)</source>
-        <translation>기본 제공 모델의 레시피(≈ 70분)</translation>
-    </message>
-    <message>
         <source>Varied world (≈ 13 min, ~75 % exact)</source>
         <translation>다양한 세계(≈ 13분, 정확 일치 ~75 %)</translation>
     </message>
@@ -2677,6 +2673,14 @@ deletion area %1, insertion area %2</source>
     <message>
         <source>Image grid</source>
         <translation>이미지 격자</translation>
+    </message>
+    <message>
+        <source>Bundled model&apos;s first stage (≈ 70 min)</source>
+        <translation>기본 제공 모델의 첫 단계(≈ 70분)</translation>
+    </message>
+    <message>
+        <source>The 8 × 8-grid run the bundled model starts from (48,000 steps; its snapshots are the training timeline). scripts/train-default.sh then fine-tunes it at a 12 × 12 grid for 12,000 steps (≈ 30 min) into default.pt. </source>
+        <translation>기본 제공 모델이 출발하는 8 × 8 격자 학습 (48,000단계, 그 스냅샷이 학습 타임라인입니다). 그다음 scripts/train-default.sh가 이를 12 × 12 격자에서 12,000단계 (≈ 30분) 미세 조정해 default.pt를 만듭니다. </translation>
     </message>
 </context>
 <context>
