@@ -194,7 +194,8 @@ class TestAnimation : public QObject {
                         err += std::abs(qGray(got.pixel(x, y)) - qGray(want.pixel(x, y)));
                         ++n;
                     }
-            QVERIFY(n > 100);
+            // (a 12 x 12 grid's map is tighter: 91 sampled pixels for word 2, 200+ at 8 x 8)
+            QVERIFY2(n > 50, qPrintable(QString("word %1: %2 strongly attended pixels").arg(k).arg(n)));
             QVERIFY2(err / n < 6, qPrintable(QString("word %1: mean grey difference %2 over %3 "
                                                      "strongly attended pixels")
                                                  .arg(k)
