@@ -246,6 +246,16 @@ void TestCompare::emptyListLeavesNoMapsBehind() {
     auto* panel = m_f.window->comparePanel();
     QVERIFY(panel->showsMaps());
     QVERIFY(panel->divergence().rows > 0);
+    // 12 x 12 against 8 x 8: the pair's JSD under the maps is the matrix's measure at this word
+    // (it said 0.00: the rows of different lengths were not compared).
+    const auto& ta = panel->result().runs[0].own;
+    const auto& tb = panel->result().runs[1].forced[0];
+    QVERIFY(ta.gridSide != tb.gridSide);
+    auto p = refinedRow(ta.crossRow(0, 0, panel->step()), ta.gridSide, 24);
+    auto q = refinedRow(tb.crossRow(0, 0, panel->step()), tb.gridSide, 24);
+    QCOMPARE(p.size(), size_t(24 * 24));
+    QVERIFY(panel->pairDivergence() > 0.01);
+    QVERIFY(std::abs(panel->pairDivergence() - jensenShannon(p.data(), q.data(), p.size())) < 1e-9);
     panel->setPaths({}); // what MainWindow::applyLessonInput does for such a lesson
     QTRY_VERIFY(!panel->showsMaps());
     QCOMPARE(panel->divergence().rows, int64_t(0));

@@ -86,6 +86,7 @@ class ComparePanel final : public QWidget, public Panel {
     bool pairReady() const;
     const CaptionTrace& traceA() const;
     const CaptionTrace& traceB() const; // B teacher-forced on A's caption
+    std::pair<std::vector<float>, std::vector<float>> pairRows(int64_t* common = nullptr) const;
 
     CompareResult m_result;
     QImage m_image;

@@ -181,16 +181,30 @@ void ComparePanel::fillTable() {
     m_table->selectRow(m_step);
 }
 
-double ComparePanel::pairDivergence() const {
-    if (!pairReady())
-        return 0.0;
+// The selected pair's rows at the selected step; cross-attention over grids of different sides
+// on their common refinement (where the divergence is measured). `common`: that side, or 0.
+std::pair<std::vector<float>, std::vector<float>> ComparePanel::pairRows(int64_t* common) const {
     const auto& ta = traceA();
     const auto& tb = traceB();
-    if (size_t(m_step) >= tb.steps.size())
+    auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
+    auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
+    const int64_t side = m_kind == AttentionKind::Cross && ta.gridSide > 0 && tb.gridSide > 0
+                             ? commonGridSide(ta.memoryTokens, tb.memoryTokens)
+                             : 0;
+    if (side > 0) {
+        p = refinedRow(p, ta.gridSide, side);
+        q = refinedRow(q, tb.gridSide, side);
+    }
+    if (common)
+        *common = side;
+    return {p, q};
+}
+
+double ComparePanel::pairDivergence() const {
+    if (!pairReady() || size_t(m_step) >= traceB().steps.size())
         return 0.0;
-    const auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
-    const auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
-    return p.size() == q.size() ? jensenShannon(p.data(), q.data(), p.size()) : 0.0;
+    const auto [p, q] = pairRows();
+    return !p.empty() && p.size() == q.size() ? jensenShannon(p.data(), q.data(), p.size()) : 0.0;
 }
 
 void ComparePanel::fillAttention() {
@@ -218,17 +232,8 @@ void ComparePanel::fillAttention() {
         return clearMaps(); // nothing to compare: no maps of an earlier pair stay on screen
     const auto& ta = traceA();
     const auto& tb = traceB();
-    auto p = attentionRow(ta, m_kind, m_headA / ta.heads, m_headA % ta.heads, m_step);
-    auto q = attentionRow(tb, m_kind, m_headB / tb.heads, m_headB % tb.heads, m_step);
-    // Grids of different sides (8 x 8 against 12 x 12) are drawn on their common refinement,
-    // where the divergence is measured.
-    const int64_t common = m_kind == AttentionKind::Cross && ta.gridSide > 0 && tb.gridSide > 0
-                               ? commonGridSide(ta.memoryTokens, tb.memoryTokens)
-                               : 0;
-    if (common > 0) {
-        p = refinedRow(p, ta.gridSide, common);
-        q = refinedRow(q, tb.gridSide, common);
-    }
+    int64_t common = 0; // grids of different sides are drawn on their common refinement
+    const auto [p, q] = pairRows(&common);
     if (p.empty() || q.size() != p.size())
         return clearMaps(); // a step either trace holds no row for
     const QString js = tr("JSD %1").arg(pairDivergence(), 0, 'f', 2);
