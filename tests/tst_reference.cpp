@@ -9,6 +9,8 @@
 #include "model/io/model_io.h"
 #include "model/io/pickle_reader.h"
 #include "model/nn/attention_cpu.h"
+#include "model/nn/batched_matmul.h"
+#include "model/nn/fast_weights.h"
 #include "model/nn/image_encoder.h"
 
 #include <set>
@@ -71,6 +73,8 @@ class TestReference : public QObject {
     void devicePathMatchesFullRerun();
     void stateDictKeyNames();
     void bandedPreprocessingMatchesPooling();
+    void batchedMatmulMatchesMatmul_data();
+    void batchedMatmulMatchesMatmul();
     void cpuAttentionChecksEverySize_data();
     void cpuAttentionChecksEverySize();
 };
@@ -413,6 +417,64 @@ void TestReference::bandedPreprocessingMatchesPooling() {
         QCOMPARE(banded.sizes(), whole.sizes());
         QVERIFY((banded - whole).abs().max().item<float>() < 1e-5f);
     }
+}
+
+void TestReference::batchedMatmulMatchesMatmul_data() {
+    QTest::addColumn<QString>("layout");
+    for (const char* l : {"contiguous", "split heads", "transposed a", "one row", "one column",
+                          "copied", "empty inner"})
+        QTest::newRow(l) << QString(l);
+}
+
+// Values and both gradients against ATen's matmul in double, for every way attention lays its
+// operands out: in place (row- or column-major, strided), size-1 matrices, and a copy.
+void TestReference::batchedMatmulMatchesMatmul() {
+    QFETCH(QString, layout);
+    torch::manual_seed(5);
+    const int64_t n = 3, h = 4, s = 5, k = 7, t = 6;
+    torch::Tensor a = torch::randn({n, h, s, k}), b = torch::randn({n, h, k, t});
+    if (layout == "split heads") { // q (N, H, S, hs) @ k^T, both views of (N, T, H, hs)
+        a = torch::randn({n, s, h, k}).transpose(1, 2);
+        b = torch::randn({n, t, h, k}).transpose(1, 2).transpose(-2, -1);
+    } else if (layout == "transposed a") {
+        a = torch::randn({n, h, k, s}).transpose(-2, -1);
+    } else if (layout == "one row") {
+        a = torch::randn({n, h, k, 1}).transpose(-2, -1); // strides (.., 1, 1)
+    } else if (layout == "one column") {
+        b = torch::randn({n, h, 1, k}).transpose(-2, -1);
+    } else if (layout == "copied") { // neither of the last two strides is 1
+        a = torch::randn({n, h, s, k, 2}).select(4, 1);
+    } else if (layout == "empty inner") {
+        a = torch::randn({n, h, s, 0});
+        b = torch::randn({n, h, 0, t});
+    }
+    QVERIFY(batchedMatmulDirect(a, b));
+    const auto ga = a.detach().requires_grad_(true), gb = b.detach().requires_grad_(true);
+    const auto y = batchedMatmul(ga, gb);
+    const auto da = ga.to(torch::kDouble).detach().requires_grad_(true);
+    const auto db = gb.to(torch::kDouble).detach().requires_grad_(true);
+    const auto want = torch::matmul(da, db);
+    QCOMPARE(y.sizes(), want.sizes());
+    const auto close = [](const torch::Tensor& x, const torch::Tensor& to) {
+        return x.numel() == 0 || (x.to(torch::kDouble) - to).abs().max().item<double>() < 1e-5;
+    };
+    QVERIFY(close(y, want));
+    const auto up = torch::randn(want.sizes(), torch::kDouble);
+    y.backward(up.to(torch::kFloat));
+    want.backward(up);
+    QVERIFY(close(ga.grad(), da.grad()));
+    QVERIFY(close(gb.grad(), db.grad()));
+    {
+        torch::InferenceMode inference; // decoding calls it without autograd
+        QVERIFY(torch::allclose(batchedMatmul(a, b), y.detach()));
+    }
+    // Elsewhere ATen's: doubles, broadcasting, and a process without CBLAS.
+    QVERIFY(!batchedMatmulDirect(da, db));
+    QVERIFY(!batchedMatmulDirect(a.narrow(0, 0, 1), b));
+    setDirectBlas(false);
+    QVERIFY(!batchedMatmulDirect(a, b));
+    QVERIFY(torch::allclose(batchedMatmul(a, b), y.detach(), 1e-5, 1e-6));
+    setDirectBlas(true);
 }
 
 CL_TEST_APPLESS_MAIN(TestReference)

@@ -1,6 +1,7 @@
 #include "model/nn/attention.h"
 
 #include "model/nn/attention_cpu.h"
+#include "model/nn/batched_matmul.h"
 #include "model/nn/linear_rows.h"
 
 #include <cmath>
@@ -28,7 +29,7 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
                                              const torch::Tensor& v, const torch::Tensor& mask,
                                              torch::Tensor* weights) {
     // q (N, H, S, hs), k/v (N, H, T, hs)
-    auto scores = torch::matmul(q, k.transpose(-2, -1)); // (N, H, S, T)
+    auto scores = batchedMatmul(q, k.transpose(-2, -1)); // (N, H, S, T)
     if (mask.defined())
         scores = scores.masked_fill(mask == 0, -INFINITY);
     scores = scores / std::sqrt(static_cast<double>(m_headDim));
@@ -36,7 +37,7 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
     if (weights)
         *weights = attn;
     attn = attn_drop(attn);
-    auto out = torch::matmul(attn, v); // (N, H, S, hs)
+    auto out = batchedMatmul(attn, v); // (N, H, S, hs)
     if (m_headKeep.defined()) // (H) for every row, or (N, H): a mask per row
         out = out * m_headKeep.view({m_headKeep.dim() == 2 ? m_headKeep.size(0) : 1, m_heads, 1, 1});
     const auto n = out.size(0), s = out.size(2);
