@@ -153,7 +153,7 @@ void TestExplain::integratedGradientsAreComplete() {
         QVERIFY2(std::abs(sum - diff) <= 0.01 * std::abs(diff),
                  qPrintable(QString("sum %1, f(x) - f(x0) %2").arg(sum).arg(diff)));
         QVERIFY(std::abs(gap - std::abs(sum - diff) / std::abs(diff)) < 1e-9);
-        QVERIFY(samples > explain::kIgUniformPieces); // the curved path needed refining
+        QVERIFY(samples > explain::kIgFirstSamples); // the curved path needed refining
     }
     // The shipped model through the facade: both baselines within 1 % at the default 32 steps.
     const Explanation e = integratedGradientsOfWord(2);
@@ -172,7 +172,7 @@ void TestExplain::certainWordStopsSampling() {
     QVERIFY(e.probability > 0.999);
     for (const auto& m : e.maps) {
         QVERIFY2(m.completenessGap < 0.01, qPrintable(QString("gap %1").arg(m.completenessGap)));
-        QCOMPARE(m.gradientSamples, explain::kIgUniformPieces);
+        QCOMPARE(m.gradientSamples, explain::kIgFirstSamples);
         double sum = 0;
         for (float v : m.values)
             sum += v;
@@ -352,6 +352,8 @@ void TestExplain::refusesBadRequests() {
     o = {};
     o.igSteps = 0;
     QVERIFY(refuses(o, "--ig-steps 0"));
+    o.igSteps = 2; // Simpson's rule needs both ends and a midpoint
+    QVERIFY(refuses(o, "--ig-steps 2 is outside 3.."));
     QTemporaryDir dir;
     auto course = Captioner::open(featureModel(dir));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, course->explainImage(image, {}, {}));

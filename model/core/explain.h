@@ -38,10 +38,10 @@ struct ExplainOptions {
     int64_t word = 0;             // the caption step explained (0: the first word)
     int64_t layer = -1, head = 0; // the attention map's layer (-1: the last) and head
     std::vector<ExplainMethod> methods; // empty: every method
-    // Integrated Gradients: the most gradient samples. 8 midpoints of a uniform split of the
-    // path, then the pieces whose samples disagree most with f's change are halved (an eighth
-    // of them a round) until the completeness gap is under 0.8 % (adaptive midpoint rule) or
-    // the samples are spent.
+    // Integrated Gradients: the most gradient samples (3..1024). 7 evenly spaced samples (3
+    // pieces, each with both ends and its midpoint), then the pieces whose Simpson estimate
+    // disagrees most with f's change are halved (an eighth of them a round) until the
+    // completeness gap is under 0.8 % (adaptive Simpson's rule) or the samples are spent.
     int64_t igSteps = 128;
     double blurSigma = 0;               // blurred baseline, input pixels; 0: side / 8
     int64_t curveSteps = 16;            // deletion/insertion at fractions k / curveSteps

@@ -119,7 +119,7 @@ void checkExplainOptions(const ModelConfig& c, const CaptionTrace& trace,
     checkRange("--word", o.word, 0, static_cast<int64_t>(trace.steps.size()) - 1);
     checkRange("--layer", o.layer, -1, c.numLayers - 1);
     checkRange("--head", o.head, 0, c.numHeads - 1);
-    checkRange("--ig-steps", o.igSteps, 1, 1024);
+    checkRange("--ig-steps", o.igSteps, 3, 1024); // Simpson: both ends and a midpoint
     checkRange("--curve-steps", o.curveSteps, 1, 256);
     if (!(o.blurSigma >= 0 && o.blurSigma <= double(c.encoder.imageSize)))
         throw std::invalid_argument("--blur-sigma must lie in 0.." +

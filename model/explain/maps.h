@@ -40,13 +40,14 @@ struct GradientMaps {
 GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x);
 
 // Integrated Gradients from `baseline` (1, 3, S, S) with at most `steps` gradient samples
-// (adaptive midpoint rule, api/explain.h), summed over colour channels -> (S, S); `gap` gets
+// (adaptive Simpson's rule, api/explain.h), summed over colour channels -> (S, S); `gap` gets
 // the completeness gap, |sum - (f(x) - f(baseline))| / max(|f(x) - f(baseline)|,
 // kGapFloorNats), `samples` the gradient samples spent. The floor: a word whose
 // log-probability hardly changes along the path (the first "a", certain on any image) has
 // attributions near zero, and a gap relative to its change would measure only rounding.
 extern const double kGapFloorNats;
 extern const int64_t kIgUniformPieces; // the uniform pieces refining starts from
+extern const int64_t kIgFirstSamples;  // their samples: both ends and every midpoint
 torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x,
                                   const torch::Tensor& baseline, int64_t steps, double* gap,
                                   int64_t* samples = nullptr);
