@@ -8,6 +8,7 @@
 #include "model/explain/maps.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
+#include "model/nn/folded_cross.h"
 #include "model/nn/image_encoder.h"
 #include "tests/cli_run.h"
 #include "tests/feature_model.h"
@@ -28,6 +29,7 @@ using namespace cl;
 class TestExplain : public QObject {
     Q_OBJECT
   private slots:
+    void foldedCrossEqualsTheMemoryPath();
     void gradInputMatchesFiniteDifferences();
     void integratedGradientsAreComplete();
     void certainWordStopsSampling();
@@ -101,6 +103,30 @@ Explanation integratedGradientsOfWord(int64_t word) {
 }
 
 } // namespace
+
+// The objective's keys and values come folded from the encoder's hidden grid (one product):
+// the same as the tokens, the visual projection and each layer's projections, position code
+// on or off.
+void TestExplain::foldedCrossEqualsTheMemoryPath() {
+    TinyImage tiny(3);
+    auto& m = *tiny.model;
+    const auto x = torch::randn({2, 3, 8, 8}, torch::kDouble);
+    for (bool position : {true, false}) {
+        m.encoder->setPositionEnabled(position);
+        const auto memory = m.memory(m.encode(x));
+        const auto folded = foldedCross(m, m.encoder->hidden(x));
+        QCOMPARE(folded.size(), m.transformer->size());
+        for (size_t l = 0; l < folded.size(); ++l) {
+            const auto want = m.transformer->layer(l).cross_attn->project(memory, memory);
+            QVERIFY(torch::allclose(folded[l].k, want.k, 1e-12, 1e-12));
+            QVERIFY(torch::allclose(folded[l].v, want.v, 1e-12, 1e-12));
+        }
+        const auto f = tiny.objective();
+        QVERIFY(torch::allclose(f.logProb(x), f.logProbOfTokens(m.encode(x)), 1e-12, 1e-12));
+    }
+    m.encoder->setPositionEnabled(true);
+    QVERIFY_THROWS_EXCEPTION(c10::Error, foldedCross(m, torch::zeros({1, 4, 1, 1}, torch::kDouble)));
+}
 
 void TestExplain::gradInputMatchesFiniteDifferences() {
     TinyImage tiny(7);

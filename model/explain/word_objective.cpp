@@ -1,11 +1,15 @@
 #include "model/explain/maps.h"
 
+#include "model/nn/folded_cross.h"
+
 namespace cl::explain {
 
 torch::Tensor WordObjective::logProb(const torch::Tensor& images,
                                      std::vector<torch::Tensor>* activations,
                                      std::vector<LayerAttention>* weights) const {
-    return logProbOfTokens(model.encode(images, activations), weights);
+    if (weights) // the maps: exactly the caption's weights, through the memory tokens
+        return logProbOfTokens(model.encode(images, activations), weights);
+    return logProbOfCross(foldedCross(model, model.encoder->hidden(images, activations)));
 }
 
 torch::Tensor WordObjective::logProbOfTokens(const torch::Tensor& tokens,

@@ -119,7 +119,11 @@ torch::Tensor MultiHeadAttentionImpl::stepSelf(const torch::Tensor& x, KVCache& 
 
 torch::Tensor MultiHeadAttentionImpl::attendCached(const torch::Tensor& x, const KVCache& cache,
                                                    torch::Tensor* weights) {
-    if (is_training() || x.size(1) != 1)
+    // attendOne's loops keep no autograd graph: gradients (Integrated Gradients through given
+    // keys and values) take the plain path.
+    const bool graph = torch::GradMode::is_enabled() &&
+                       (x.requires_grad() || cache.k.requires_grad() || cache.v.requires_grad());
+    if (is_training() || x.size(1) != 1 || graph)
         return attend(splitHeads(query(x)), cache.k, cache.v, {}, weights);
     const int64_t n = x.size(0), e = m_heads * m_headDim;
     return attendOne(linearRows(x.view({n, e}), query), cache.k, cache.v, weights);

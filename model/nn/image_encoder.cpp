@@ -114,6 +114,11 @@ torch::Tensor ImageEncoderImpl::forward(const torch::Tensor& images,
 
 torch::Tensor ImageEncoderImpl::trunk(const torch::Tensor& images,
                                       std::vector<torch::Tensor>* activations) {
+    return out(hidden(images, activations)); // (N, D, g, g)
+}
+
+torch::Tensor ImageEncoderImpl::hidden(const torch::Tensor& images,
+                                       std::vector<torch::Tensor>* activations) {
     auto keep = [&](torch::Tensor t) {
         if (activations)
             activations->push_back(t);
@@ -122,12 +127,12 @@ torch::Tensor ImageEncoderImpl::trunk(const torch::Tensor& images,
     auto x = keep(torch::relu(stem(images)));
     for (const auto& layer : *down)
         x = keep(torch::relu(layer->as<torch::nn::Conv2d>()->forward(x)));
-    return out(keep(torch::relu(mix(x)))); // (N, D, g, g)
+    return keep(torch::relu(mix(x))); // (N, C, g, g)
 }
 
 torch::Tensor ImageEncoderImpl::tokens(const torch::Tensor& grid) const {
     auto x = grid.flatten(2).transpose(1, 2); // (N, g*g, D)
-    if (m_usePosition && m_positionOn)
+    if (positionAdded())
         x = x + pos2d;
     return x;
 }

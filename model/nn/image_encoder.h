@@ -34,6 +34,11 @@ class ImageEncoderImpl : public torch::nn::Module {
     torch::Tensor trunk(const torch::Tensor& images,
                         std::vector<torch::Tensor>* activations = nullptr);
     torch::Tensor tokens(const torch::Tensor& grid) const;
+    // trunk() before its 1x1 output convolution: the last ReLU's grid (N, C, g, g).
+    torch::Tensor hidden(const torch::Tensor& images,
+                         std::vector<torch::Tensor>* activations = nullptr);
+    // Whether tokens() adds pos2d (the model has one and it is switched on).
+    bool positionAdded() const { return m_usePosition && m_positionOn; }
 
     // Input pixels per grid cell, and how far (input pixels) a cell's receptive field reaches
     // from the cell's first pixel either way: a pixel changes only the cells it lies within
