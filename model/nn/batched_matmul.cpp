@@ -14,6 +14,7 @@ using CblasSgemm = void (*)(int order, int transA, int transB, int m, int n, int
                             const float* a, int lda, const float* b, int ldb, float beta, float* c,
                             int ldc);
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
+constexpr int64_t kAtenLoopBelow = 400; // ATen's bmm: contraction x rows x columns
 
 CblasSgemm cblasSgemm() {
     static const auto f = reinterpret_cast<CblasSgemm>(dlsym(RTLD_DEFAULT, "cblas_sgemm"));
@@ -56,11 +57,7 @@ torch::Tensor multiply(const torch::Tensor& a, bool transA, const torch::Tensor&
     const int64_t n = a.size(0), h = a.size(1);
     const int64_t m = transA ? x.cols : x.rows, k = transA ? x.rows : x.cols;
     const int64_t cols = transB ? y.rows : y.cols;
-    auto out = torch::empty({n, h, m, cols}, a.options());
-    if (out.numel() == 0)
-        return out;
-    if (k == 0)
-        return out.zero_();
+    auto out = torch::empty({n, h, m, cols}, a.options()); // every size > 0: batchedMatmulDirect
     const auto gemm = cblasSgemm();
     const int opA = (transA != x.stored) ? kTrans : kNoTrans;
     const int opB = (transB != y.stored) ? kTrans : kNoTrans;
@@ -103,6 +100,9 @@ bool batchedMatmulDirect(const torch::Tensor& a, const torch::Tensor& b) {
         b.scalar_type() != torch::kFloat)
         return false;
     if (a.size(0) != b.size(0) || a.size(1) != b.size(1) || a.size(3) != b.size(2))
+        return false;
+    // Below ATen's own threshold its bmm multiplies every matrix in one loop, no BLAS calls.
+    if (a.size(2) * a.size(3) * b.size(3) < kAtenLoopBelow)
         return false;
     for (int64_t d = 0; d < 4; ++d)
         if (!fitsInt(a.size(d)) || !fitsInt(b.size(d)) || !fitsInt(a.stride(d)) ||
