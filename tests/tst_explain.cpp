@@ -51,19 +51,20 @@ const char* kDefault = CL_SOURCE_DIR "/resources/models/default.pt";
 
 using cltest::sceneImage;
 
-// A tiny random image model in double precision: 8-pixel input, 2 x 2 grid, 6 words.
+// A tiny random image model in double precision: by default 8-pixel input, 2 x 2 grid, 6 words.
 struct TinyImage {
     CaptioningTransformer model{nullptr};
-    explicit TinyImage(uint64_t seed) {
+    explicit TinyImage(uint64_t seed, int64_t imageSize = 8, int64_t grid = 2,
+                       int64_t channels = 4) {
         torch::manual_seed(seed);
         ModelConfig c = presets::tinyTest();
         c.vocabSize = 6;
         c.maxLength = 4;
         c.memory = MemoryKind::ImageGrid;
         c.inputDim = c.wordvecDim;
-        c.encoder.imageSize = 8;
-        c.encoder.grid = 2;
-        c.encoder.channels = 4;
+        c.encoder.imageSize = imageSize;
+        c.encoder.grid = grid;
+        c.encoder.channels = channels;
         model = CaptioningTransformer(c, 0);
         model->eval();
         model->to(torch::kDouble);
@@ -235,25 +236,15 @@ void TestExplain::occlusionMatchesDirectRerun() {
 // on a random 12 x 12 model in double precision, every cell against covering it in the whole
 // image, corners and edges included (windows clamped to the border).
 void TestExplain::windowedOcclusionIsExactOnEveryCell() {
-    torch::manual_seed(11);
-    ModelConfig c = presets::tinyTest();
-    c.vocabSize = 6;
-    c.maxLength = 4;
-    c.memory = MemoryKind::ImageGrid;
-    c.inputDim = c.wordvecDim;
-    c.encoder.imageSize = 96;
-    c.encoder.grid = 12;
-    c.encoder.channels = 8;
-    CaptioningTransformer model(c, 0);
-    model->eval();
-    model->to(torch::kDouble);
+    TinyImage tiny(11, 96, 12, 8);
+    auto& model = tiny.model;
     {
         torch::NoGradGuard noGrad; // let the image move the word more than random weights do
         model->visual_projection->weight.mul_(200);
     }
     QCOMPARE(model->encoder->stride(), int64_t(8));
     QCOMPARE(model->encoder->reach(), int64_t(15));
-    const explain::WordObjective f{*model, torch::tensor({1, 4, 5}, torch::kLong).view({1, -1}), 4};
+    const explain::WordObjective f = tiny.objective();
     c10::InferenceMode inference;
     const auto x = torch::randn({1, 3, 96, 96}, torch::kDouble);
     const auto fill = explain::backgroundFill(x);
