@@ -45,8 +45,7 @@ QString where(const QWidget* w) {
 }
 
 QString plain(const QString& text) {
-    QString t = text;
-    return t.remove(QRegularExpression(QStringLiteral("<[^>]*>"))).left(40);
+    return QString(text).remove(QRegularExpression(QStringLiteral("<[^>]*>"))).left(40);
 }
 
 void checkLabel(const QLabel* l, QStringList& out) {
