@@ -13,8 +13,8 @@
 #include "model/nn/fast_weights.h"
 #include "model/nn/image_encoder.h"
 
-#include <set>
 #include "tests/test_main.h"
+#include <set>
 
 using namespace cl;
 
@@ -421,8 +421,8 @@ void TestReference::bandedPreprocessingMatchesPooling() {
 
 void TestReference::batchedMatmulMatchesMatmul_data() {
     QTest::addColumn<QString>("layout");
-    for (const char* l : {"contiguous", "split heads", "transposed a", "one row", "one column",
-                          "copied"})
+    for (const char* l :
+         {"contiguous", "split heads", "transposed a", "one row", "one column", "copied"})
         QTest::newRow(l) << QString(l);
 }
 
@@ -461,6 +461,14 @@ void TestReference::batchedMatmulMatchesMatmul() {
     want.backward(up);
     QVERIFY(close(ga.grad(), da.grad()));
     QVERIFY(close(gb.grad(), db.grad()));
+    // Second derivatives: a backward that builds a graph goes through ATen's matmul.
+    const auto second = [](const torch::Tensor& x, const torch::Tensor& w, auto&& mul) {
+        const auto g = torch::autograd::grad({mul(x, w).pow(2).sum()}, {x}, {}, true, true)[0];
+        return torch::autograd::grad({g.pow(2).sum()}, {w})[0];
+    };
+    const auto want2 = second(da, db, [](auto& x, auto& w) { return torch::matmul(x, w); });
+    const auto got2 = second(ga, gb, batchedMatmul).to(torch::kDouble);
+    QVERIFY(((got2 - want2).abs().max() / want2.abs().max()).item<double>() < 1e-5);
     {
         torch::InferenceMode inference; // decoding calls it without autograd
         QVERIFY(torch::allclose(batchedMatmul(a, b), y.detach()));

@@ -80,6 +80,13 @@ struct BatchedMatmulFunction : torch::autograd::Function<BatchedMatmulFunction> 
         const auto saved = ctx->get_saved_variables();
         const auto& g = grads[0];
         torch::Tensor da, db;
+        if (torch::GradMode::is_enabled()) { // create_graph: a backward to differentiate again
+            if (ctx->needs_input_grad(0))
+                da = torch::matmul(g, saved[1].transpose(-2, -1));
+            if (ctx->needs_input_grad(1))
+                db = torch::matmul(saved[0].transpose(-2, -1), g);
+            return {da, db};
+        }
         if (ctx->needs_input_grad(0))
             da = multiply(g, false, saved[1], true); // dC b^T
         if (ctx->needs_input_grad(1))

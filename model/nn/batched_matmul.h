@@ -7,7 +7,8 @@
 
 namespace cl {
 
-// a (N, H, S, K) @ b (N, H, K, T) -> (N, H, S, T), with gradients for both. Views whose
+// a (N, H, S, K) @ b (N, H, K, T) -> (N, H, S, T), with gradients for both (a backward that
+// builds a graph, for second derivatives, multiplies through torch::matmul). Views whose
 // last or second-last stride is 1 are read in place (k.transpose(-2, -1) of split heads is).
 // Anything else (doubles, a GPU, broadcasting, no CBLAS in the process, or products small
 // enough for ATen's one-loop kernel) goes to torch::matmul.
