@@ -4,12 +4,12 @@
 // game, captionlens-cli explain (JSON, PNG, refusals) and eval --explain (the Q.K walkthrough:
 // tst_walkthrough.cpp; head importance: tst_heads.cpp).
 #include "model/api/captioner.h"
-#include "model/shapes/scene.h"
 #include "model/explain/maps.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
 #include "model/nn/folded_cross.h"
 #include "model/nn/image_encoder.h"
+#include "model/shapes/scene.h"
 #include "tests/cli_run.h"
 #include "tests/feature_model.h"
 #include "tests/scene_image.h"
@@ -21,8 +21,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <cmath>
 #include "tests/test_main.h"
+#include <cmath>
 
 using namespace cl;
 
@@ -112,6 +112,14 @@ void TestExplain::foldedCrossEqualsTheMemoryPath() {
     TinyImage tiny(3);
     auto& m = *tiny.model;
     const auto x = torch::randn({2, 3, 8, 8}, torch::kDouble);
+    // Folded once per model (the same matrices twice), refolded after a parameter changes (the
+    // comparisons below fail with the old ones) and when the position code is switched.
+    const auto once = foldedProjections(m).front().weight;
+    QCOMPARE(foldedProjections(m).front().weight.data_ptr(), once.data_ptr());
+    {
+        torch::NoGradGuard noGrad;
+        m.visual_projection->weight.mul_(0.5);
+    }
     for (bool position : {true, false}) {
         m.encoder->setPositionEnabled(position);
         const auto memory = m.memory(m.encode(x));
@@ -126,7 +134,8 @@ void TestExplain::foldedCrossEqualsTheMemoryPath() {
         QVERIFY(torch::allclose(f.logProb(x), f.logProbOfTokens(m.encode(x)), 1e-12, 1e-12));
     }
     m.encoder->setPositionEnabled(true);
-    QVERIFY_THROWS_EXCEPTION(c10::Error, foldedCross(m, torch::zeros({1, 4, 1, 1}, torch::kDouble)));
+    QVERIFY_THROWS_EXCEPTION(c10::Error,
+                             foldedCross(m, torch::zeros({1, 4, 1, 1}, torch::kDouble)));
 }
 
 void TestExplain::gradInputMatchesFiniteDifferences() {
@@ -253,8 +262,9 @@ void TestExplain::windowedOcclusionIsExactOnEveryCell() {
     double worst = 0;
     for (int64_t cell = 0; cell < 144; ++cell) {
         auto covered = x.clone();
-        covered.narrow(2, cell / 12 * 8, 8).narrow(3, cell % 12 * 8, 8).copy_(
-            fill.expand({1, 3, 8, 8}));
+        covered.narrow(2, cell / 12 * 8, 8)
+            .narrow(3, cell % 12 * 8, 8)
+            .copy_(fill.expand({1, 3, 8, 8}));
         const double direct = p - f.logProb(covered).exp().item<double>();
         worst = std::max(worst, std::abs(direct - map[cell].item<double>()));
     }

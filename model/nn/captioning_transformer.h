@@ -2,12 +2,14 @@
 // The seed's CaptioningTransformer. Parameter names are the course's state_dict keys
 // (visual_projection, embedding, positional_encoding.pe, transformer.layers.i.*, output), plus
 // encoder.* for our image models.
-#include "model/nn/fast_weights.h"
 #include "model/nn/decoder_layer.h"
+#include "model/nn/fast_weights.h"
 #include "model/nn/image_encoder.h"
 #include "model/nn/positional_encoding.h"
 
 namespace cl {
+
+struct FoldedCross; // folded_cross.cpp
 
 class CaptioningTransformerImpl : public torch::nn::Module {
   public:
@@ -33,6 +35,8 @@ class CaptioningTransformerImpl : public torch::nn::Module {
     const ModelConfig& config() const { return m_config; }
     // fast_decode.cpp's copies of the weights, for this model only.
     FastWeightsSlot& fastWeightsSlot() { return *m_fastWeights; }
+    // folded_cross.cpp's folded memory path, for this model only.
+    WeightCache<FoldedCross>& foldedCrossSlot() { return *m_foldedCross; }
 
     torch::nn::Linear visual_projection{nullptr}, output{nullptr};
     torch::nn::Embedding embedding{nullptr};
@@ -44,6 +48,8 @@ class CaptioningTransformerImpl : public torch::nn::Module {
     void initWeights();
     ModelConfig m_config;
     std::unique_ptr<FastWeightsSlot> m_fastWeights = std::make_unique<FastWeightsSlot>();
+    std::unique_ptr<WeightCache<FoldedCross>> m_foldedCross =
+        std::make_unique<WeightCache<FoldedCross>>();
 };
 TORCH_MODULE(CaptioningTransformer);
 

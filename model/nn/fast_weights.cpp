@@ -44,18 +44,6 @@ std::shared_ptr<const FastWeights> build(CaptioningTransformerImpl& model) {
     return w;
 }
 
-// Each parameter's data pointer and version; empty when one is an inference tensor, which
-// tracks no version (then nothing is cached).
-std::vector<std::pair<const void*, int64_t>> signatureOf(CaptioningTransformerImpl& model) {
-    std::vector<std::pair<const void*, int64_t>> s;
-    for (const auto& p : model.parameters()) {
-        if (p.is_inference())
-            return {};
-        s.emplace_back(p.data_ptr(), p._version());
-    }
-    return s;
-}
-
 } // namespace
 
 void Gemv::operator()(const FastVector& x, FastVector& y) const {
@@ -72,16 +60,8 @@ void Gemv::operator()(const FastVector& x, FastVector& y) const {
 }
 
 std::shared_ptr<const FastWeights> fastWeightsOf(CaptioningTransformerImpl& model) {
-    auto signature = signatureOf(model);
-    if (signature.empty())
-        return build(model);
-    auto& slot = model.fastWeightsSlot();
-    std::lock_guard<std::mutex> lock(slot.mutex);
-    if (!slot.weights || slot.signature != signature) {
-        slot.weights = build(model);
-        slot.signature = std::move(signature);
-    }
-    return slot.weights;
+    return model.fastWeightsSlot().get(signatureOf(model.parameters()),
+                                       [&] { return build(model); });
 }
 
 bool directBlasAvailable() {

@@ -1,16 +1,9 @@
 #pragma once
 // The weight matrices of batch-1 CPU decoding (fast_decode.cpp): the parameters themselves, and
-// each layer's query/key/value weights stacked into one matrix (one GEMV instead of three). The
-// stacked copies are made on first use and remade when any parameter has changed since (a
-// training step, loading weights, a move to another device), which the parameters' data pointers
-// and version counters tell. (Column-major copies were tried: no faster through CBLAS.)
-#include <torch/torch.h>
-
-#include <cstdint>
-#include <memory>
-#include <mutex>
-#include <utility>
-#include <vector>
+// each layer's query/key/value weights stacked into one matrix (one GEMV instead of three), kept
+// in the model's WeightCache (weight_cache.h). (Column-major copies were tried: no faster
+// through CBLAS.)
+#include "model/nn/weight_cache.h"
 
 namespace cl {
 
@@ -39,11 +32,7 @@ struct FastWeights {
     Gemv output;
 };
 
-struct FastWeightsSlot {
-    std::mutex mutex;
-    std::vector<std::pair<const void*, int64_t>> signature; // each parameter's data and version
-    std::shared_ptr<const FastWeights> weights;
-};
+using FastWeightsSlot = WeightCache<FastWeights>;
 
 // The model's weights for fast decoding, made or remade as needed; safe from several threads.
 std::shared_ptr<const FastWeights> fastWeightsOf(CaptioningTransformerImpl& model);

@@ -2,15 +2,15 @@
 
 namespace cl {
 
-namespace {
-
-// One projection folded: keys or values of one layer = rows (N, M, C) weight^T + bias (M, D).
-struct Folded {
-    torch::Tensor weight, bias;
+// Per layer its keys then its values.
+struct FoldedCross {
+    std::vector<FoldedProjection> projections;
 };
 
-// Per layer its keys then its values.
-std::vector<Folded> fold(CaptioningTransformerImpl& model) {
+namespace {
+
+std::shared_ptr<const FoldedCross> fold(CaptioningTransformerImpl& model) {
+    c10::InferenceMode plainTensors(false); // kept for later calls, gradients or not
     torch::NoGradGuard noGrad;
     const auto& enc = *model.encoder;
     const auto out = enc.out->weight.flatten(1); // (D, C)
@@ -20,27 +20,35 @@ std::vector<Folded> fold(CaptioningTransformerImpl& model) {
     const auto& vp = *model.visual_projection;
     const auto memWeight = torch::matmul(vp.weight, out);                   // (W, C)
     const auto memBias = torch::matmul(tokenBias, vp.weight.t()) + vp.bias; // (M or 1, W)
-    std::vector<Folded> folded;
+    auto folded = std::make_shared<FoldedCross>();
     for (size_t i = 0; i < model.transformer->size(); ++i) {
         auto& c = *model.transformer->layer(i).cross_attn;
         for (const auto* lin : {&c.key, &c.value})
-            folded.push_back({torch::matmul((*lin)->weight, memWeight).t().contiguous(),
-                              torch::matmul(memBias, (*lin)->weight.t()) + (*lin)->bias});
+            folded->projections.push_back(
+                {torch::matmul((*lin)->weight, memWeight).t().contiguous(),
+                 torch::matmul(memBias, (*lin)->weight.t()) + (*lin)->bias});
     }
     return folded;
 }
 
 } // namespace
 
+std::vector<FoldedProjection> foldedProjections(CaptioningTransformerImpl& model) {
+    auto key = signatureOf(model.parameters());
+    if (!key.empty())
+        key.emplace_back(nullptr, model.encoder->positionAdded()); // the position switch too
+    return model.foldedCrossSlot().get(std::move(key), [&] { return fold(model); })->projections;
+}
+
 std::vector<KVCache> foldedCross(CaptioningTransformerImpl& model, const torch::Tensor& hidden) {
-    const std::vector<Folded> folded = fold(model);
+    const std::vector<FoldedProjection> folded = foldedProjections(model);
     const int64_t n = hidden.size(0), m = hidden.size(2) * hidden.size(3);
     const int64_t cells = model.encoder->pos2d.size(0), heads = model.config().numHeads;
     TORCH_CHECK(m == cells, "foldedCross takes the whole grid (", cells, " cells), not ", m);
     const auto rows = hidden.flatten(2).transpose(1, 2); // (N, M, C)
     // One product per projection: their backward passes only add (N, M, C) gradients, where
     // one product split four ways would concatenate four (N, M, D) ones.
-    auto project = [&](const Folded& f) {
+    auto project = [&](const FoldedProjection& f) {
         const int64_t width = f.weight.size(1);
         return torch::matmul(rows, f.weight)
             .add_(f.bias)

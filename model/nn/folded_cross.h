@@ -9,6 +9,16 @@
 
 namespace cl {
 
+// One projection folded: keys or values of one layer = rows (N, M, C) weight^T + bias (M, D).
+struct FoldedProjection {
+    torch::Tensor weight, bias;
+};
+
+// Per layer its keys then its values: computed once per model and kept until a parameter changes
+// or the position code is switched (weight_cache.h); folding costs about as much as one gradient
+// sample, and Integrated Gradients takes a batch of samples many times a word.
+std::vector<FoldedProjection> foldedProjections(CaptioningTransformerImpl& model);
+
 // hidden (N, C, g, g), the image model's encoder->hidden() -> per layer {k, v} (N, H, g*g, hs),
 // equal (to rounding) to projecting model.memory(model.encode(images)).
 std::vector<KVCache> foldedCross(CaptioningTransformerImpl& model, const torch::Tensor& hidden);
