@@ -1,23 +1,24 @@
 // Checkpoint files: our format round-trips in C++ and through Python's torch.load; course
 // state_dicts of both layouts import; every kind of bad file is a clear error.
 #include "tests/test_util.h"
+#include "tests/tiny_training.h"
 
 #include "model/api/captioner.h"
 #include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
-#include "model/train/smoothed_loss.h"
 #include "model/io/model_io.h"
 #include "model/io/pickle_archive.h"
 #include "model/io/pickle_reader.h"
 #include "model/nn/image_encoder.h"
 #include "model/novelty/world_stats.h"
+#include "model/train/smoothed_loss.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "tests/test_main.h"
 #include <fstream>
 #include <functional>
-#include "tests/test_main.h"
 
 using namespace cl;
 using namespace std::string_literals; // the pickles below hold NUL bytes
@@ -62,6 +63,7 @@ class TestCheckpoint : public QObject {
     void damagedWorldStatsCostTheNoticeOnly();
     void deadChannelCountsAFewUnits();
     void initStartsFromAnotherGridsWeights();
+    void initAddsTheScaleCue();
 
   private:
     std::string path(const char* name) const { return (m_dir.path() + "/" + name).toStdString(); }
@@ -314,7 +316,8 @@ void TestCheckpoint::duplicatedZipEntriesAreRefused() {
 }
 
 // A checkpoint whose out-of-world statistics are damaged (a wrong shape, a NaN threshold, a key
-// this version does not know, statistics of another encoder) still captions, with a warning and no notice; intact ones check.
+// this version does not know, statistics of another encoder) still captions, with a warning and no
+// notice; intact ones check.
 void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
     TrainOptions o;
     o.steps = 2;
@@ -345,7 +348,9 @@ void TestCheckpoint::damagedWorldStatsCostTheNoticeOnly() {
                 if (k == "0.threshold")
                     t = torch::full({1}, NAN);
         },
-        [](StateDict& d) { d.push_back({"0.extra", torch::zeros({1})}); },
+        [](StateDict& d) {
+            d.push_back({"0.extra", torch::zeros({1})});
+        },
         [](StateDict& d) { d.resize(d.size() - 6); }, // whole, but one encoder layer short
     };
     for (const auto& hurt : damage) {
@@ -393,18 +398,9 @@ void TestCheckpoint::deadChannelCountsAFewUnits() {
 // train --init: a model of another grid's weights as the start (the encoder is convolutional),
 // the 2D position code remade for the new grid, the architecture the file's.
 void TestCheckpoint::initStartsFromAnotherGridsWeights() {
-    TrainOptions o;
-    o.steps = 1;
-    o.batch = 2;
-    o.heads = 2;
-    o.layers = 1;
-    o.width = 32;
-    o.ffn = 64;
-    o.encoderChannels = 8;
+    TrainOptions o = cltest::tinyTraining(path("grid6.pt"));
     o.imageSize = 48;
     o.grid = 6;
-    o.calibrationScenes = 0;
-    o.out = path("grid6.pt");
     trainShapes(o);
     TrainOptions fine;
     fine.steps = 1;
@@ -441,6 +437,33 @@ void TestCheckpoint::initStartsFromAnotherGridsWeights() {
     QVERIFY(readCheckpoint(more.out).meta.source.find("--init grid6.pt") != std::string::npos);
     fine.init = path("missing.pt");
     QVERIFY_THROWS_EXCEPTION(std::exception, trainShapes(fine));
+}
+
+// --scale-cue on a model without it: a fourth input plane with zero weights, so the warm start
+// captions exactly as its source until training uses the plane; the file says it has one.
+void TestCheckpoint::initAddsTheScaleCue() {
+    const TrainOptions o = cltest::tinyTraining(path("plain.pt"));
+    trainShapes(o);
+    TrainOptions cue = o;
+    cue.lr = 1e-12;
+    cue.scaleCue = true;
+    cue.init = o.out;
+    cue.out = path("cue.pt");
+    trainShapes(cue);
+    const Checkpoint ck = readCheckpoint(cue.out);
+    QVERIFY(ck.config.encoder.scaleCue && !readCheckpoint(o.out).config.encoder.scaleCue);
+    QVERIFY(ck.meta.source.find("--scale-cue") != std::string::npos);
+    RgbImage wide{200, 50, std::vector<uint8_t>(200 * 50 * 3)};
+    for (size_t i = 0; i < wide.pixels.size(); ++i)
+        wide.pixels[i] = uint8_t(i * 7919 % 251); // no plain background: nothing cropped
+    const auto a = Captioner::open(o.out)->captionImages({wide}, {}).front();
+    const auto b = Captioner::open(cue.out)->captionImages({wide}, {}).front();
+    QCOMPARE(b.text(), a.text());
+    QVERIFY(std::abs(b.steps.front().prob - a.steps.front().prob) < 1e-5);
+    TrainOptions squashed = cue; // a squashed image has no scale to give
+    squashed.letterbox = false;
+    squashed.init.clear();
+    QVERIFY_THROWS_EXCEPTION(std::exception, trainShapes(squashed));
 }
 
 void TestCheckpoint::smoothedLossIsDebiased() {

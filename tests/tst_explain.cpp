@@ -14,6 +14,7 @@
 #include "tests/feature_model.h"
 #include "tests/scene_image.h"
 #include "tests/test_util.h"
+#include "tests/tiny_image.h"
 
 #include <QImage>
 #include <QJsonDocument>
@@ -50,29 +51,7 @@ namespace {
 const char* kDefault = CL_SOURCE_DIR "/resources/models/default.pt";
 
 using cltest::sceneImage;
-
-// A tiny random image model in double precision: by default 8-pixel input, 2 x 2 grid, 6 words.
-struct TinyImage {
-    CaptioningTransformer model{nullptr};
-    explicit TinyImage(uint64_t seed, int64_t imageSize = 8, int64_t grid = 2,
-                       int64_t channels = 4) {
-        torch::manual_seed(seed);
-        ModelConfig c = presets::tinyTest();
-        c.vocabSize = 6;
-        c.maxLength = 4;
-        c.memory = MemoryKind::ImageGrid;
-        c.inputDim = c.wordvecDim;
-        c.encoder.imageSize = imageSize;
-        c.encoder.grid = grid;
-        c.encoder.channels = channels;
-        model = CaptioningTransformer(c, 0);
-        model->eval();
-        model->to(torch::kDouble);
-    }
-    explain::WordObjective objective() {
-        return {*model, torch::tensor({1, 4, 5}, torch::kLong).view({1, -1}), 4};
-    }
-};
+using cltest::TinyImage;
 
 // The default model, reached inside (the facade hides tensors).
 struct Default {

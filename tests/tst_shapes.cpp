@@ -1,14 +1,14 @@
 // The shapes world, the trainer and the shipped model.
-#include "tests/test_util.h"
 #include "tests/test_main.h"
+#include "tests/test_util.h"
 
 #include "model/api/captioner.h"
+#include "model/api/trainer.h"
+#include "model/dataset/shapes_data.h"
 #include "model/evaluation/evaluation.h"
 #include "model/evaluation/robustness.h"
-#include "model/shapes/scene.h"
-#include "model/api/trainer.h"
 #include "model/io/checkpoint.h"
-#include "model/dataset/shapes_data.h"
+#include "model/shapes/scene.h"
 
 #include <QDir>
 #include <QFile>
@@ -96,9 +96,10 @@ void TestShapes::objectCurriculumCapsCounts() {
     std::vector<uint64_t> seeds(32);
     std::iota(seeds.begin(), seeds.end(), kTrainSeedBase);
     const Vocabulary vocab(shapesVocabulary());
-    QCOMPARE(shapesBatch(seeds, 64, vocab, World::Classic, true, 1.0, 1).captions.size(1),
-             int64_t(6));
-    QVERIFY(shapesBatch(seeds, 64, vocab, World::Classic, true, 1.0, 3).captions.size(1) > 6);
+    EncoderConfig input;
+    input.letterbox = true;
+    QCOMPARE(shapesBatch(seeds, input, vocab, World::Classic, 1.0, 1).captions.size(1), int64_t(6));
+    QVERIFY(shapesBatch(seeds, input, vocab, World::Classic, 1.0, 3).captions.size(1) > 6);
 }
 
 void TestShapes::groundTruthAndCaptions() {
@@ -360,11 +361,10 @@ void TestShapes::suiteFromAnotherRenderer() {
     QVERIFY(!robustness.contains("."));
     cli.start(CL_CLI, {"info", copy});
     QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.readAllStandardOutput().contains(
-                 QStringLiteral("robustness   suite %1: %2 scenes")
-                     .arg(QDir(a.path()).dirName())
-                     .arg(3 * categories.size())
-                     .toUtf8()),
+    QVERIFY2(cli.readAllStandardOutput().contains(QStringLiteral("robustness   suite %1: %2 scenes")
+                                                      .arg(QDir(a.path()).dirName())
+                                                      .arg(3 * categories.size())
+                                                      .toUtf8()),
              "info names each stored suite");
 }
 

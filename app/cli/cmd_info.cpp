@@ -58,11 +58,10 @@ nlohmann::json infoJson(const ModelInfo& info, int64_t vocabSize) {
                           {"source", info.meta.source}}},
                         {"warnings", info.warnings}};
     if (c.memory == MemoryKind::ImageGrid)
-        j["config"]["encoder"] = {{"image_size", c.encoder.imageSize},
-                                  {"grid", c.encoder.grid},
-                                  {"channels", c.encoder.channels},
-                                  {"position2d", c.encoder.position2d},
-                                  {"letterbox", c.encoder.letterbox}};
+        j["config"]["encoder"] = {
+            {"image_size", c.encoder.imageSize}, {"grid", c.encoder.grid},
+            {"channels", c.encoder.channels},    {"position2d", c.encoder.position2d},
+            {"letterbox", c.encoder.letterbox},  {"scale_cue", c.encoder.scaleCue}};
     if (!info.meta.headsNote.empty())
         j["metadata"]["heads_note"] = info.meta.headsNote;
     if (c.memory == MemoryKind::ImageGrid) // feature models have no out-of-world check
@@ -115,7 +114,8 @@ void printPlain(const nlohmann::json& j) {
                   << (c["encoder"]["position2d"].get<bool>() ? "with" : "without")
                   << " 2D position code, "
                   << (c["encoder"]["letterbox"].get<bool>() ? "letterboxed" : "squashed")
-                  << " input\n";
+                  << " input" << (c["encoder"]["scale_cue"].get<bool>() ? " with its scale" : "")
+                  << "\n";
     if (j.contains("world_check"))
         std::cout << "world check  "
                   << (j["world_check"].get<bool>() ? "calibrated (out-of-world notice on)"
@@ -130,7 +130,8 @@ void printPlain(const nlohmann::json& j) {
                 f.contains("right") && f["right"].is_number())
                 std::printf(
                     "robustness   suite %s: %d scenes, %.1f%% right (--json: per category)\n",
-                    terminalSafe(item.key()).c_str(), f["scenes"].get<int>(), 100 * f["right"].get<double>());
+                    terminalSafe(item.key()).c_str(), f["scenes"].get<int>(),
+                    100 * f["right"].get<double>());
         }
     for (const auto& w : j["warnings"])
         std::cout << "warning      " << terminalSafe(w.get<std::string>()) << "\n";

@@ -1,9 +1,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/train_parallel.h"
 #include "app/cli/train_quality.h"
-#include "model/core/errors.h"
 #include "model/api/threads.h"
 #include "model/api/trainer.h"
+#include "model/core/errors.h"
 
 #include <CLI/CLI.hpp>
 
@@ -120,8 +120,7 @@ void addTrainCommand(CLI::App& app) {
                     "Encoder input side in pixels (the grid times a power of two)")
         ->check(CLI::Range(8, 512))
         ->capture_default_str();
-    cmd->add_option("--grid", o.grid,
-                    "Side of the encoder's output grid: grid x grid image tokens")
+    cmd->add_option("--grid", o.grid, "Side of the encoder's output grid: grid x grid image tokens")
         ->check(CLI::Range(2, 32))
         ->capture_default_str();
     cmd->add_option("--channels", o.encoderChannels, "Width of the encoder's convolutions")
@@ -129,6 +128,10 @@ void addTrainCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("!--no-letterbox", o.letterbox,
                   "Squash images to the square input instead of letterboxing them");
+    cmd->add_flag("--scale-cue", o.scaleCue,
+                  "Give the encoder the image's scale as a fourth input plane (how much of the "
+                  "input its short side spans), so small and large keep their meaning on long "
+                  "canvases; with --init, the first convolution gets zero weights for it");
     static double untilExact = -1;
     static int64_t evalEvery = 0, evalScenes = 200;
     cmd->add_option("--until-exact", untilExact,

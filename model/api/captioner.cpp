@@ -55,10 +55,10 @@ void checkFeatureRows(const ModelConfig& c, const std::vector<float>& rows, int6
 // blank image tells how many numbers they must have).
 WorldStats checkedWorld(const StateDict& dict, CaptioningTransformerImpl& model) {
     WorldStats s = worldFromStateDict(dict);
-    const auto side = model.config().encoder.imageSize;
+    const auto& e = model.config().encoder;
     std::vector<torch::Tensor> activations;
     c10::InferenceMode guard;
-    model.encode(torch::zeros({1, 3, side, side}), &activations);
+    model.encode(torch::zeros({1, e.inputChannels(), e.imageSize, e.imageSize}), &activations);
     const auto sig = worldSignature(activations);
     bool fits = sig.size() == s.layers.size();
     for (size_t l = 0; fits && l < sig.size(); ++l)
@@ -89,8 +89,8 @@ struct Captioner::Impl {
             if (im.pixels.size() != static_cast<size_t>(im.width * im.height * 3))
                 throw std::invalid_argument("image pixel buffer does not match its size");
             CropRect kept;
-            batch.push_back(preprocessImage(im.pixels.data(), im.height, im.width,
-                                            c.encoder.imageSize, c.encoder.letterbox, &kept));
+            batch.push_back(
+                preprocessImage(im.pixels.data(), im.height, im.width, c.encoder, &kept));
             if (seen)
                 seen->push_back(kept);
         }
@@ -358,7 +358,6 @@ AttentionWalkthrough Captioner::walkthroughFeatures(const std::vector<float>& ro
     return walk(*d->model, d->vocab, d->model->memory(x), trace, o);
 }
 
-
 PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrupt,
                                    const DecodeOptions& decode, const PatchOptions& options) {
     if (d->info.config.memory != MemoryKind::ImageGrid)
@@ -367,25 +366,29 @@ PatchReport Captioner::patchImages(const RgbImage& clean, const RgbImage& corrup
     const auto traces = d->decodeImages({clean, corrupt}, decode, false);
     DecodeScope scope(d->model, decode, false); // attribution patching takes a gradient
     return explain::patchPair(*d->model, d->vocab,
-                     {traces[0], traces[1], d->model->memory(d->encodeImages({clean})),
-                      d->model->memory(d->encodeImages({corrupt})), {d->vocab.startId()}},
-                     options);
+                              {traces[0],
+                               traces[1],
+                               d->model->memory(d->encodeImages({clean})),
+                               d->model->memory(d->encodeImages({corrupt})),
+                               {d->vocab.startId()}},
+                              options);
 }
 
 PatchReport Captioner::patchFeatures(const std::vector<float>& clean,
-                                     const std::vector<float>& corrupt,
-                                     const DecodeOptions& decode, const PatchOptions& options) {
+                                     const std::vector<float>& corrupt, const DecodeOptions& decode,
+                                     const PatchOptions& options) {
     const CaptionTrace a = captionFeatures(clean, 1, decode).front();
     const CaptionTrace b = captionFeatures(corrupt, 1, decode).front();
     DecodeScope scope(d->model, decode, false);
     auto memoryOf = [this](const std::vector<float>& row) {
-        const auto x = torch::from_blob(const_cast<float*>(row.data()),
-                                        {1, d->info.config.inputDim})
-                           .to(d->device);
+        const auto x =
+            torch::from_blob(const_cast<float*>(row.data()), {1, d->info.config.inputDim})
+                .to(d->device);
         return d->model->memory(x);
     };
     return explain::patchPair(*d->model, d->vocab,
-                     {a, b, memoryOf(clean), memoryOf(corrupt), {d->vocab.startId()}}, options);
+                              {a, b, memoryOf(clean), memoryOf(corrupt), {d->vocab.startId()}},
+                              options);
 }
 
 double Captioner::patchImagesTogether(const RgbImage& clean, const RgbImage& corrupt,
@@ -409,7 +412,8 @@ double Captioner::patchImagesTogether(const RgbImage& clean, const RgbImage& cor
 LensReport Captioner::lensImage(const RgbImage& image, const DecodeOptions& decode, int64_t top) {
     const CaptionTrace trace = d->decodeImages({image}, decode, false).front();
     DecodeScope scope(d->model, decode);
-    return explain::lensOfTrace(*d->model, d->vocab, d->model->memory(d->encodeImages({image})), trace, top);
+    return explain::lensOfTrace(*d->model, d->vocab, d->model->memory(d->encodeImages({image})),
+                                trace, top);
 }
 
 LensReport Captioner::lensFeatures(const std::vector<float>& row, const DecodeOptions& decode,

@@ -2,9 +2,9 @@
 #include "model/novelty/world_stats.h"
 
 #include "model/api/threads.h"
+#include "model/dataset/shapes_data.h"
 #include "model/io/checkpoint.h"
 #include "model/io/model_io.h"
-#include "model/dataset/shapes_data.h"
 #include "model/train/adamw.h"
 #include "model/train/data_parallel.h"
 #include "model/train/smoothed_loss.h"
@@ -56,6 +56,7 @@ TrainOptions optionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     o.grid = ck.config.encoder.grid;
     o.position2d = ck.config.encoder.position2d;
     o.letterbox = ck.config.encoder.letterbox;
+    o.scaleCue = ck.config.encoder.scaleCue;
     o.dropout = ck.config.dropout;
     return o;
 }
@@ -67,11 +68,24 @@ TrainOptions initOptionsFrom(const Checkpoint& ck, const TrainOptions& given) {
     o.grid = given.grid;
     o.dropout = given.dropout;
     o.letterbox = given.letterbox;
+    o.scaleCue = given.scaleCue || o.scaleCue;
     return o;
 }
 
+// A convolution weight (out, in, k, k) of `ck` given input planes it lacked (the scale cue): zero
+// weights for them, so the warm start computes what `ck` did until training uses them.
+torch::Tensor widened(const torch::Tensor& weight, const torch::Tensor& own) {
+    if (weight.dim() != 4 || own.dim() != 4 || weight.size(1) >= own.size(1) ||
+        weight.size(0) != own.size(0))
+        return weight;
+    auto grown = torch::zeros_like(own);
+    grown.narrow(1, 0, weight.size(1)).copy_(weight);
+    return grown;
+}
+
 // The warm start's weights in `model`: every tensor of `ck` but the 2D position code, which is a
-// function of the grid and stays the model's own.
+// function of the grid and stays the model's own; the first convolution widened for the scale
+// cue when the model has one and `ck` had not.
 void loadInitWeights(CaptioningTransformerImpl& model, const Checkpoint& ck,
                      const Vocabulary& vocab) {
     if (ck.vocab != vocab.words())
@@ -83,6 +97,8 @@ void loadInitWeights(CaptioningTransformerImpl& model, const Checkpoint& ck,
         for (auto& [key, value] : sd)
             if (key == name && name.size() >= 5 && name.compare(name.size() - 5, 5, "pos2d") == 0)
                 value = own.clone();
+            else if (key == name && name == "encoder.stem.weight")
+                value = widened(value, own);
     loadStateDict(model, sd);
 }
 
@@ -101,7 +117,7 @@ std::string baseName(const std::string& path) {
 std::string warmStartNote(const TrainOptions& o, const Checkpoint& resumed) {
     if (!o.init.empty())
         return " --init " + baseName(o.init) + " --image-size " + std::to_string(o.imageSize) +
-               " --grid " + std::to_string(o.grid);
+               " --grid " + std::to_string(o.grid) + (o.scaleCue ? " --scale-cue" : "");
     const auto at = o.resume.empty() ? std::string::npos : resumed.meta.source.find(" --init ");
     return at == std::string::npos ? "" : resumed.meta.source.substr(at);
 }
@@ -124,8 +140,9 @@ std::string runKey(const TrainOptions& o, int64_t start) {
            (o.world == World::Varied ? "varied" : "classic") + ", model " +
            std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
            std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
-           std::to_string(c.encoder.imageSize) + " dropout " + std::to_string(c.dropout) +
-           ", save every " + std::to_string(o.saveEvery) + ", from step " + std::to_string(start);
+           std::to_string(c.encoder.imageSize) + (c.encoder.scaleCue ? " scale cue" : "") +
+           " dropout " + std::to_string(c.dropout) + ", save every " + std::to_string(o.saveEvery) +
+           ", from step " + std::to_string(start);
 }
 
 // The step's scenes: rank r of N draws the r-th slice of the step's N x batch seeds, so N ranks
@@ -168,7 +185,7 @@ ModelConfig shapesModelConfig(const TrainOptions& o) {
     c.numHeads = o.heads;
     c.numLayers = o.layers;
     c.ffnDim = o.ffn;
-    c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d, o.letterbox};
+    c.encoder = {o.imageSize, o.grid, o.encoderChannels, o.position2d, o.letterbox, o.scaleCue};
     c.dropout = o.dropout;
     c.validate();
     return c;
@@ -240,7 +257,10 @@ double trainShapes(const TrainOptions& given) {
             shortNumber(config.dropout) +
             (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
             (o.world == World::Varied ? "" : " --world classic") +
-            (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "") + initNote;
+            (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "") +
+            (o.scaleCue && initNote.find(" --scale-cue") == std::string::npos ? " --scale-cue"
+                                                                              : "") +
+            initNote;
         if (withState)
             out.trainState = opt.state();
         else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
@@ -258,7 +278,7 @@ double trainShapes(const TrainOptions& given) {
     // The next batch is drawn on its own thread while this step runs (scenes depend only on
     // their seeds, so the run is the same as drawing them in turn); "data" below is the wait.
     auto draw = [&](int64_t step) {
-        return shapesBatch(stepSeeds(o, step), o.imageSize, vocab, o.world, o.letterbox,
+        return shapesBatch(stepSeeds(o, step), config.encoder, vocab, o.world,
                            variedShareAt(o, step), objectCap(o, step));
     };
     std::future<ShapesBatch> next;

@@ -30,6 +30,7 @@ struct TrainOptions {
     int64_t encoderChannels = 64, imageSize = 64, grid = 8;
     bool position2d = true;
     bool letterbox = true;       // fit images without distortion (api/letterbox.h)
+    bool scaleCue = false;       // the encoder's fourth plane (core/config.h EncoderConfig)
     World world = World::Varied; // the scenes trained on
     // Varied-world curriculum: the first `classicShare` of the steps see classic scenes only
     // (the model learns to look at the image there quickly), then the share of varied scenes

@@ -1,6 +1,6 @@
 #include "model/bench/benchmark.h"
 
-#include "model/shapes/scene.h"
+#include "model/dataset/shapes_data.h"
 #include "model/decode/beam.h"
 #include "model/decode/greedy.h"
 #include "model/explain/explain.h"
@@ -11,7 +11,7 @@
 #include "model/nn/captioning_transformer.h"
 #include "model/novelty/caption_check.h"
 #include "model/novelty/world_stats.h"
-#include "model/dataset/shapes_data.h"
+#include "model/shapes/scene.h"
 
 #include <algorithm>
 #include <chrono>
@@ -173,7 +173,7 @@ explain::ExplainInput explainInput(CaptioningTransformerImpl& model, const Vocab
                                    const Scene& scene, const torch::Device& d) {
     const auto& e = model.config().encoder;
     explain::ExplainInput in;
-    in.x = preprocessImage(scene.rgb.data(), 128, 128, e.imageSize, e.letterbox).to(d);
+    in.x = preprocessImage(scene.rgb.data(), 128, 128, e).to(d);
     in.imageWidth = in.imageHeight = 128;
     in.letterboxed = e.letterbox;
     in.startId = vocab.startId();
@@ -234,8 +234,7 @@ void benchExplain(BenchReport& r, CaptioningTransformerImpl& model, const Vocabu
 void benchHeads(BenchReport& r, CaptioningTransformerImpl& model, const Vocabulary& vocab,
                 const Scene& scene, const torch::Device& d, int runs) {
     const auto& c = model.config();
-    const auto x =
-        preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize, c.encoder.letterbox).to(d);
+    const auto x = preprocessImage(scene.rgb.data(), 128, 128, c.encoder).to(d);
     torch::InferenceMode guard;
     const auto memory = model.memory(model.encode(x));
     const CaptionTrace trace = greedyDecode(model, memory, vocab, DecodeOptions{}).front();
@@ -260,9 +259,7 @@ void benchPatching(BenchReport& r, CaptioningTransformerImpl& model, const Vocab
     const auto& c = model.config();
     auto memoryOf = [&](const SceneSpec& spec) {
         const Scene s = renderScene(spec);
-        return model.memory(model.encode(
-            preprocessImage(s.rgb.data(), 128, 128, c.encoder.imageSize, c.encoder.letterbox)
-                .to(d)));
+        return model.memory(model.encode(preprocessImage(s.rgb.data(), 128, 128, c.encoder).to(d)));
     };
     const auto cleanMemory = memoryOf(clean), corruptMemory = memoryOf(corrupt);
     const CaptionTrace a = greedyDecode(model, cleanMemory, vocab, DecodeOptions{}).front();
@@ -278,21 +275,20 @@ void benchPatching(BenchReport& r, CaptioningTransformerImpl& model, const Vocab
     if (at < 0 || size_t(at) >= b.steps.size())
         return; // the recolour did not change the caption: nothing to time
     const int64_t cleanWord = a.steps[size_t(at)].id, corruptWord = b.steps[size_t(at)].id;
-    const int64_t sites = c.encoder.grid * c.encoder.grid +
-                          int64_t(fed.size()) * (c.numLayers + 1 + 2 * c.numLayers * c.numHeads +
-                                                 c.numLayers);
-    r.figures.push_back(timeIt(
-        "patching: every site of a pair (" + std::to_string(sites) + ") + attribution", 1,
-        std::max(1, runs / 4), [&] {
-            explain::patchEverySite(model, cleanMemory, corruptMemory, fed, at, cleanWord,
-                                    corruptWord, false);
+    const int64_t sites =
+        c.encoder.grid * c.encoder.grid +
+        int64_t(fed.size()) * (c.numLayers + 1 + 2 * c.numLayers * c.numHeads + c.numLayers);
+    r.figures.push_back(
+        timeIt("patching: every site of a pair (" + std::to_string(sites) + ") + attribution", 1,
+               std::max(1, runs / 4), [&] {
+                   explain::patchEverySite(model, cleanMemory, corruptMemory, fed, at, cleanWord,
+                                           corruptWord, false);
+               }));
+    r.figures.push_back(
+        timeIt("attribution patching alone: every site, one backward pass", 2, runs, [&] {
+            explain::attributionPatch(model, cleanMemory, corruptMemory, fed, at, cleanWord,
+                                      corruptWord, false);
         }));
-    r.figures.push_back(timeIt("attribution patching alone: every site, one backward pass", 2,
-                               runs, [&] {
-                                   explain::attributionPatch(model, cleanMemory, corruptMemory,
-                                                             fed, at, cleanWord, corruptWord,
-                                                             false);
-                               }));
 }
 
 BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
@@ -326,7 +322,7 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
         preprocessImage(wide.rgb.data(), wide.spec.height(), wide.spec.width(), c.encoder.imageSize,
                         true);
     }));
-    const auto image = preprocessImage(scene.rgb.data(), 128, 128, c.encoder.imageSize).to(d);
+    const auto image = preprocessImage(scene.rgb.data(), 128, 128, c.encoder).to(d);
     r.figures.push_back(timeIt("encoder", 3, o.runs, [&] {
         model->encode(image);
         sync(d);
@@ -365,7 +361,7 @@ BenchReport benchCheckpoint(const std::string& path, const BenchOptions& o) {
         std::vector<uint64_t> seeds;
         for (int64_t i = 0; i < batch; ++i)
             seeds.push_back(static_cast<uint64_t>(i));
-        const auto images = shapesBatch(seeds, c.encoder.imageSize, vocab).images.to(d);
+        const auto images = shapesBatch(seeds, c.encoder, vocab).images.to(d);
         auto f =
             timeIt("batch " + std::to_string(batch) + " captions", 1, std::max(3, o.runs / 4), [&] {
                 greedyDecode(*model, model->memory(model->encode(images)), vocab, opt);

@@ -37,6 +37,8 @@ void ModelConfig::validate() const {
                 "encoder image size (at most 1024) or grid (at most 64) is out of range");
         require(encoder.channels > 0, "encoder channel count must be positive");
         require(inputDim % 4 == 0, "image models need an input width divisible by 4");
+        require(!encoder.scaleCue || encoder.letterbox,
+                "the encoder's scale cue needs letterboxed input (a squashed image has no scale)");
     }
 }
 

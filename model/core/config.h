@@ -16,6 +16,11 @@ struct EncoderConfig {
     bool position2d = true; // add the fixed 2D sinusoidal code to the grid features
     bool letterbox = false; // fit images without distortion (api/letterbox.h); false: squash
                             // to a square, as models trained before the varied world expect
+    // A fourth input plane: log2 of the part of the input's side that the image's short side
+    // spans after letterboxing (0 for a square canvas). "Small" and "large" are relative to the
+    // short side, which the padding (the background's colour) otherwise hides.
+    bool scaleCue = false;
+    int64_t inputChannels() const { return scaleCue ? 4 : 3; }
 };
 
 struct ModelConfig {
@@ -41,16 +46,16 @@ struct ModelConfig {
 
 // Where a checkpoint came from; stored in our checkpoint files.
 struct Metadata {
-    int64_t steps = 0;    // training steps behind these weights
-    std::string dataset;  // e.g. "shapes" or "coco2014 (imported)"
-    std::string date;     // ISO 8601, when the file was written
-    std::string source;   // the command or file it came from
+    int64_t steps = 0;     // training steps behind these weights
+    std::string dataset;   // e.g. "shapes" or "coco2014 (imported)"
+    std::string date;      // ISO 8601, when the file was written
+    std::string source;    // the command or file it came from
     std::string headsNote; // imported course models: how the head count was set (not stored
                            // in a state_dict); empty for our own
-    std::string evalJson; // eval figures when stored (training timeline), else empty
+    std::string evalJson;  // eval figures when stored (training timeline), else empty
     std::string headImportanceJson; // eval --head-importance --store (the Heads panel), else empty
     std::string
-        robustnessJson; // eval --suite DIR --store: {suite folder name: figures}, else empty
+        robustnessJson;       // eval --suite DIR --store: {suite folder name: figures}, else empty
     std::string circuitsJson; // eval --circuits --store: patching scored on ground truth
 };
 

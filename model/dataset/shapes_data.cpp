@@ -8,8 +8,8 @@ namespace cl {
 namespace {
 
 // Renders and preprocesses seeds[0..n) in parallel; the canonical captions too when asked.
-torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
-                           bool letterboxed, double variedShare, int maxObjects,
+torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, const EncoderConfig& input,
+                           World world, double variedShare, int maxObjects,
                            std::vector<std::string>* captions) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<torch::Tensor> images(seeds.size());
@@ -23,8 +23,7 @@ torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize
                 (variedShare >= 1 || shapes::Rng(seeds[i] ^ 0x5EEDC0DEULL).chance(variedShare));
             const Scene s = varied ? generateVariedScene(seeds[i])
                                    : renderScene(randomSpec(seeds[i], 128, maxObjects));
-            images[i] = preprocessImage(s.rgb.data(), s.spec.height(), s.spec.width(), imageSize,
-                                        letterboxed);
+            images[i] = preprocessImage(s.rgb.data(), s.spec.height(), s.spec.width(), input);
             if (captions)
                 (*captions)[i] = s.captions.front();
         }
@@ -34,18 +33,16 @@ torch::Tensor renderScenes(const std::vector<uint64_t>& seeds, int64_t imageSize
 
 } // namespace
 
-torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, int64_t imageSize, World world,
-                           bool letterboxed) {
-    return renderScenes(seeds, imageSize, world, letterboxed, 1.0, 3, nullptr);
+torch::Tensor shapesImages(const std::vector<uint64_t>& seeds, const EncoderConfig& input,
+                           World world) {
+    return renderScenes(seeds, input, world, 1.0, 3, nullptr);
 }
 
-ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, int64_t imageSize,
-                        const Vocabulary& vocab, World world, bool letterboxed, double variedShare,
-                        int maxObjects) {
+ShapesBatch shapesBatch(const std::vector<uint64_t>& seeds, const EncoderConfig& input,
+                        const Vocabulary& vocab, World world, double variedShare, int maxObjects) {
     const auto n = static_cast<int64_t>(seeds.size());
     std::vector<std::string> texts;
-    auto images =
-        renderScenes(seeds, imageSize, world, letterboxed, variedShare, maxObjects, &texts);
+    auto images = renderScenes(seeds, input, world, variedShare, maxObjects, &texts);
     std::vector<std::vector<int64_t>> tokens;
     size_t longest = 0;
     for (const auto& t : texts) {

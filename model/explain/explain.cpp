@@ -13,9 +13,8 @@ namespace {
 
 void checkRange(const char* what, int64_t v, int64_t lo, int64_t hi) {
     if (v < lo || v > hi)
-        throw std::invalid_argument(std::string(what) + " " + std::to_string(v) +
-                                    " is outside " + std::to_string(lo) + ".." +
-                                    std::to_string(hi));
+        throw std::invalid_argument(std::string(what) + " " + std::to_string(v) + " is outside " +
+                                    std::to_string(lo) + ".." + std::to_string(hi));
 }
 
 double milliseconds(std::chrono::steady_clock::time_point since) {
@@ -61,8 +60,8 @@ torch::Tensor computeMap(Context& c, ExplainMethod m, SaliencyMap& s) {
     case ExplainMethod::GradCam:
         return c.grads().gradCam;
     case ExplainMethod::IgBlack:
-        return integratedGradients(c.f, c.in.x, -torch::ones_like(c.in.x), c.o.igSteps,
-                                   &s.completenessGap, &s.gradientSamples);
+        return integratedGradients(c.f, c.in.x, blackImage(c.in.x), c.o.igSteps, &s.completenessGap,
+                                   &s.gradientSamples);
     case ExplainMethod::IgBlur:
         return integratedGradients(c.f, c.in.x, c.blur, c.o.igSteps, &s.completenessGap,
                                    &s.gradientSamples);
@@ -109,8 +108,7 @@ SaliencyMap explainOne(Context& c, ExplainMethod m) {
 
 } // namespace
 
-void checkExplainOptions(const ModelConfig& c, const CaptionTrace& trace,
-                         const ExplainOptions& o) {
+void checkExplainOptions(const ModelConfig& c, const CaptionTrace& trace, const ExplainOptions& o) {
     if (c.memory != MemoryKind::ImageGrid)
         throw std::invalid_argument("explanations need an image model (this one reads feature "
                                     "vectors; its one memory token has no place in an image)");
@@ -132,7 +130,8 @@ Explanation explainWord(CaptioningTransformerImpl& model, const ExplainInput& in
     std::vector<int64_t> prefix{in.startId};
     for (int64_t t = 0; t < o.word; ++t)
         prefix.push_back(trace.steps[size_t(t)].id);
-    const WordObjective f{model, torch::tensor(prefix, torch::kLong).view({1, -1}).to(in.x.device()),
+    const WordObjective f{model,
+                          torch::tensor(prefix, torch::kLong).view({1, -1}).to(in.x.device()),
                           trace.steps[size_t(o.word)].id};
     Explanation out;
     out.trace = trace;

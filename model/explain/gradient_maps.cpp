@@ -12,7 +12,8 @@ GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x) {
     const auto& cam = activations.back(); // (1, C, g, g): the last grid activation
     const auto grads = torch::autograd::grad({y}, {input, cam});
     GradientMaps out;
-    out.gradInput = (grads[0] * input.detach()).sum(1).select(0, 0);
+    // The colour planes only: a scale cue's plane is no pixel of the image.
+    out.gradInput = (grads[0] * input.detach()).narrow(1, 0, 3).sum(1).select(0, 0);
     const auto alpha = grads[1].mean({2, 3}, true); // a channel's weight: its mean gradient
     out.gradCam = torch::relu((alpha * cam.detach()).sum(1)).select(0, 0);
     return out;
@@ -161,11 +162,17 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
     return attr.sum(1).select(0, 0);
 }
 
+torch::Tensor blackImage(const torch::Tensor& x) {
+    auto black = x.detach().clone();
+    black.narrow(1, 0, 3).fill_(-1);
+    return black;
+}
+
 torch::Tensor backgroundFill(const torch::Tensor& x) {
     const int64_t s = x.size(2);
-    const auto ring = torch::cat({x.select(2, 0), x.select(2, s - 1), x.select(3, 0),
-                                  x.select(3, x.size(3) - 1)},
-                                 -1); // (1, 3, 2S + 2S)
+    const auto ring =
+        torch::cat({x.select(2, 0), x.select(2, s - 1), x.select(3, 0), x.select(3, x.size(3) - 1)},
+                   -1); // (1, 3, 2S + 2S)
     return ring.mean(-1).view({1, x.size(1), 1, 1});
 }
 

@@ -52,9 +52,13 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
                                   const torch::Tensor& baseline, int64_t steps, double* gap,
                                   int64_t* samples = nullptr);
 
-// The image's background colour (the mean of its outermost input pixels) -> (1, 3, 1, 1).
+// Integrated Gradients' black baseline: x with its colour planes black (-1). A scale cue's plane
+// (image_encoder.h) is the same on both ends of the path, so it gets no attribution.
+torch::Tensor blackImage(const torch::Tensor& x);
+// The image's background colour (the mean of its outermost input pixels) -> (1, C, 1, 1): a
+// constant plane (the scale cue) keeps its value, so covering a cell never changes it.
 torch::Tensor backgroundFill(const torch::Tensor& x);
-// Separable Gaussian blur with edge replication.
+// Separable Gaussian blur with edge replication (a constant plane stays as it is).
 torch::Tensor blurred(const torch::Tensor& x, double sigma);
 
 // p(x) - p(x with cell c covered by `fill`) for every cell of a grid x grid tiling -> (g, g).

@@ -80,6 +80,8 @@ Value configToValue(const ModelConfig& c) {
     d.set("encoder_position2d", Value::boolean(c.encoder.position2d));
     if (c.encoder.letterbox) // absent in files of models that squash
         d.set("encoder_letterbox", Value::boolean(true));
+    if (c.encoder.scaleCue) // absent in files of models without it
+        d.set("encoder_scale_cue", Value::boolean(true));
     return d;
 }
 
@@ -104,6 +106,9 @@ ModelConfig configFromValue(const Value& d) {
     if (d.find("encoder_letterbox"))
         c.encoder.letterbox =
             field(d, "encoder_letterbox", Value::Kind::Bool, "checkpoint config").b;
+    if (d.find("encoder_scale_cue"))
+        c.encoder.scaleCue =
+            field(d, "encoder_scale_cue", Value::Kind::Bool, "checkpoint config").b;
     return c;
 }
 

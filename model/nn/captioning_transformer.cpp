@@ -46,7 +46,9 @@ torch::Tensor CaptioningTransformerImpl::encode(const torch::Tensor& input,
                                                 std::vector<torch::Tensor>* activations) {
     if (m_config.memory == MemoryKind::Features)
         return input;
-    TORCH_CHECK(input.dim() == 4 && input.size(1) == 3, "image model expects (N, 3, S, S) input");
+    const int64_t planes = m_config.encoder.inputChannels();
+    TORCH_CHECK(input.dim() == 4 && input.size(1) == planes, "image model expects (N, ", planes,
+                ", S, S) input");
     return encoder->forward(input, activations);
 }
 

@@ -4,6 +4,9 @@
 #include "model/nn/content_crop.h"
 #include "model/nn/positional_encoding.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace cl {
 
 namespace {
@@ -29,8 +32,8 @@ torch::Tensor resizeBytes(const torch::Tensor& bytes, int64_t outH, int64_t outW
     const int64_t height = bytes.size(0), width = bytes.size(1);
     constexpr int64_t kBandedPixels = 4'000'000; // below this, one pooling call is cheapest
     if (height >= outH && width >= outW && height * width <= kBandedPixels)
-        return torch::adaptive_avg_pool2d(
-            bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat), {outH, outW});
+        return torch::adaptive_avg_pool2d(bytes.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat),
+                                          {outH, outW});
     if (height >= outH && width >= outW) {
         // Area averaging one output row at a time: output row i averages exactly the input rows
         // [floor(i H / S), ceil((i + 1) H / S)), as adaptive pooling over the whole image does,
@@ -57,16 +60,16 @@ torch::Tensor resizeBytes(const torch::Tensor& bytes, int64_t outH, int64_t outW
 // The mean colour of the image's outermost pixels: the padding continues the background.
 torch::Tensor borderColour(const torch::Tensor& bytes) {
     const int64_t h = bytes.size(0), w = bytes.size(1);
-    auto ring = torch::cat({bytes.select(0, 0), bytes.select(0, h - 1), bytes.select(1, 0),
-                            bytes.select(1, w - 1)},
-                           0); // (2W + 2H, 3)
+    auto ring = torch::cat(
+        {bytes.select(0, 0), bytes.select(0, h - 1), bytes.select(1, 0), bytes.select(1, w - 1)},
+        0); // (2W + 2H, 3)
     return ring.to(torch::kFloat).mean(0).reshape({1, 3, 1, 1});
 }
 
 } // namespace
 
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
-                              bool letterboxed, CropRect* seen) {
+                              bool letterboxed, CropRect* seen, bool scaleCue) {
     TORCH_CHECK(height > 0 && width > 0, "image has no pixels (", width, "x", height, ")");
     const auto bytes =
         torch::from_blob(const_cast<uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
@@ -85,7 +88,21 @@ torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
             .narrow(3, box.x0, box.width)
             .copy_(resizeBytes(kept, box.height, box.width));
     }
-    return (x / 255.0 - 0.5) / 0.5;
+    x = (x / 255.0 - 0.5) / 0.5;
+    if (!scaleCue)
+        return x;
+    TORCH_CHECK(letterboxed, "the scale cue needs letterboxed input");
+    return torch::cat({x, torch::full({1, 1, side, side}, scaleCueValue(crop, side))}, 1);
+}
+
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
+                              const EncoderConfig& e, CropRect* seen) {
+    return preprocessImage(rgb, height, width, e.imageSize, e.letterbox, seen, e.scaleCue);
+}
+
+double scaleCueValue(const CropRect& kept, int64_t side) {
+    const Letterbox box = letterbox(kept.width, kept.height, side);
+    return std::log2(double(std::min(box.width, box.height)) / double(side));
 }
 
 ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
@@ -93,7 +110,7 @@ ImageEncoderImpl::ImageEncoderImpl(const EncoderConfig& c, int64_t outDim)
     const auto ch = c.channels;
     // Every convolution but the last two halves the resolution: imageSize -> grid.
     const bool stemDown = c.imageSize > c.grid;
-    stem = register_module("stem", conv(3, ch / 2, 3, stemDown ? 2 : 1));
+    stem = register_module("stem", conv(c.inputChannels(), ch / 2, 3, stemDown ? 2 : 1));
     down = register_module("down", torch::nn::ModuleList());
     int64_t in = ch / 2;
     for (int64_t side = stemDown ? c.imageSize / 2 : c.imageSize; side > c.grid; side /= 2) {

@@ -16,16 +16,26 @@ torch::Tensor positionCode2d(int64_t grid, int64_t width);
 // bilinear when growing, then (x / 255 - 0.5) / 0.5. Letterboxed: scaled by one factor into
 // the square (api/letterbox.h), the rest filled with the mean colour of the image's border;
 // otherwise squashed to the square. Letterboxed images lose the empty background of a long canvas
-// first (nn/content_crop.h); `seen`, when given, receives the pixels kept.
+// first (nn/content_crop.h); `seen`, when given, receives the pixels kept. With `scaleCue`
+// (letterboxed only) a fourth plane follows: scaleCueValue() everywhere.
 torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width, int64_t side,
-                              bool letterboxed = false, CropRect* seen = nullptr);
+                              bool letterboxed = false, CropRect* seen = nullptr,
+                              bool scaleCue = false);
+// The same for a model's encoder settings.
+torch::Tensor preprocessImage(const uint8_t* rgb, int64_t height, int64_t width,
+                              const EncoderConfig& encoder, CropRect* seen = nullptr);
+
+// log2 of the fraction of the input's side that the short side of `kept` spans once letterboxed:
+// 0 for a square, -1 for a 2:1 canvas (config.h EncoderConfig::scaleCue).
+double scaleCueValue(const CropRect& kept, int64_t side);
 
 class ImageEncoderImpl : public torch::nn::Module {
   public:
     ImageEncoderImpl(const EncoderConfig& config, int64_t outDim);
 
-    // images (N, 3, S, S) -> features (N, grid*grid, D). With `activations`, also every
-    // convolution's ReLU output, first to last (the out-of-world check reads them).
+    // images (N, 3, S, S) (or 4 planes with the scale cue) -> features (N, grid*grid, D). With
+    // `activations`, also every convolution's ReLU output, first to last (the out-of-world check
+    // reads them).
     torch::Tensor forward(const torch::Tensor& images,
                           std::vector<torch::Tensor>* activations = nullptr);
 

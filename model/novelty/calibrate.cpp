@@ -1,8 +1,8 @@
 #include "model/core/vocabulary.h"
+#include "model/dataset/shapes_data.h"
 #include "model/io/model_io.h"
 #include "model/nn/captioning_transformer.h"
 #include "model/novelty/world_stats.h"
-#include "model/dataset/shapes_data.h"
 
 #include <algorithm>
 #include <functional>
@@ -16,8 +16,8 @@ namespace {
 // 1e9) reaches.
 constexpr uint64_t kCalibrationSeedBase = 7'000'000'000'000ULL;
 constexpr int64_t kBatch = 64;
-// Each threshold: kThresholdMargin times the kQuantile of held-back training-world distances. The margin
-// covers what other renderers legitimately do differently; 1.5 was chosen on the robustness
+// Each threshold: kThresholdMargin times the kQuantile of held-back training-world distances. The
+// margin covers what other renderers legitimately do differently; 1.5 was chosen on the robustness
 // suites of seed 0 (false alarms in 800 scenes: none at 2.0, 1 at 1.5, 3 at 1.25) and measured on
 // the suites of seed 1 and on out-of-world images (README: "Out-of-world notice").
 constexpr double kQuantile = 0.995, kThresholdMargin = 1.5;
@@ -34,7 +34,7 @@ std::vector<torch::Tensor> signaturesOf(CaptioningTransformerImpl& model, int64_
         std::vector<uint64_t> seeds;
         for (int64_t i = b; i < std::min(first + count, b + kBatch); ++i)
             seeds.push_back(kCalibrationSeedBase + uint64_t(i));
-        const auto images = shapesImages(seeds, enc.imageSize, World::Varied, enc.letterbox);
+        const auto images = shapesImages(seeds, enc, World::Varied);
         std::vector<torch::Tensor> activations;
         model.encode(images.to(device), &activations);
         const auto sig = worldSignature(activations);
