@@ -44,7 +44,7 @@ if ! stamp train; then
   done_ train
 fi
 if ! stamp finetune; then
-  train "$WORK/default.pt" $FINE_STEPS "$WORK/grid8.pt" --image-size 96 --grid 12 \
+  train "$WORK/default.pt" $FINE_STEPS "$WORK/grid8.pt" --image-size 96 --grid 12 --scale-cue \
     --batch 32 --seed 2 --lr 1e-3 --dropout 0.1 --classic-floor 0.15
   done_ finetune
 fi

@@ -65,7 +65,7 @@ struct Default {
     }
     torch::Tensor input(const RgbImage& im) const {
         const auto& e = model->config().encoder;
-        return preprocessImage(im.pixels.data(), im.height, im.width, e.imageSize, e.letterbox);
+        return preprocessImage(im.pixels.data(), im.height, im.width, e);
     }
 };
 
@@ -210,7 +210,7 @@ void TestExplain::occlusionMatchesDirectRerun() {
     for (int64_t cell : {int64_t(0), g + 1, 3 * g + 3, g * g / 2 + g / 2, g * g - 1}) {
         auto covered = x.clone();
         const int64_t r = cell / g * side, c = cell % g * side;
-        covered.narrow(2, r, side).narrow(3, c, side).copy_(fill.expand({1, 3, side, side}));
+        covered.narrow(2, r, side).narrow(3, c, side).copy_(fill.expand({1, x.size(1), side, side}));
         const double direct = p - f.logProb(covered).exp().item<double>();
         QVERIFY2(std::abs(direct - map.view({-1})[cell].item<double>()) < 1e-5,
                  qPrintable(QString("cell %1: direct %2, batched %3")
@@ -243,7 +243,7 @@ void TestExplain::windowedOcclusionIsExactOnEveryCell() {
         auto covered = x.clone();
         covered.narrow(2, cell / 12 * 8, 8)
             .narrow(3, cell % 12 * 8, 8)
-            .copy_(fill.expand({1, 3, 8, 8}));
+            .copy_(fill.expand({1, x.size(1), 8, 8}));
         const double direct = p - f.logProb(covered).exp().item<double>();
         worst = std::max(worst, std::abs(direct - map[cell].item<double>()));
     }
