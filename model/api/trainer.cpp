@@ -117,7 +117,7 @@ std::string baseName(const std::string& path) {
 std::string warmStartNote(const TrainOptions& o, const Checkpoint& resumed) {
     if (!o.init.empty())
         return " --init " + baseName(o.init) + " --image-size " + std::to_string(o.imageSize) +
-               " --grid " + std::to_string(o.grid) + (o.scaleCue ? " --scale-cue" : "");
+               " --grid " + std::to_string(o.grid);
     const auto at = o.resume.empty() ? std::string::npos : resumed.meta.source.find(" --init ");
     return at == std::string::npos ? "" : resumed.meta.source.substr(at);
 }
@@ -258,9 +258,7 @@ double trainShapes(const TrainOptions& given) {
             (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
             (o.world == World::Varied ? "" : " --world classic") +
             (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "") +
-            (o.scaleCue && initNote.find(" --scale-cue") == std::string::npos ? " --scale-cue"
-                                                                              : "") +
-            initNote;
+            (o.scaleCue ? " --scale-cue" : "") + initNote;
         if (withState)
             out.trainState = opt.state();
         else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)

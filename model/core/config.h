@@ -9,6 +9,8 @@ namespace cl {
 enum class Layout { Course2021, Course2025 };  // state_dict key names and FFN activation
 enum class MemoryKind { Features, ImageGrid }; // one (N, D) token, or an (N, M, D) grid
 
+inline constexpr int64_t kColourPlanes = 3; // an image model's input planes before any cue
+
 struct EncoderConfig {
     int64_t imageSize = 64; // the encoder's input side (images are resized to it)
     int64_t grid = 8;       // output grid side: M = grid * grid memory tokens
@@ -20,7 +22,7 @@ struct EncoderConfig {
     // spans after letterboxing (0 for a square canvas). "Small" and "large" are relative to the
     // short side, which the padding (the background's colour) otherwise hides.
     bool scaleCue = false;
-    int64_t inputChannels() const { return scaleCue ? 4 : 3; }
+    int64_t inputChannels() const { return kColourPlanes + (scaleCue ? 1 : 0); }
 };
 
 struct ModelConfig {

@@ -13,7 +13,7 @@ GradientMaps gradientMaps(const WordObjective& f, const torch::Tensor& x) {
     const auto grads = torch::autograd::grad({y}, {input, cam});
     GradientMaps out;
     // The colour planes only: a scale cue's plane is no pixel of the image.
-    out.gradInput = (grads[0] * input.detach()).narrow(1, 0, 3).sum(1).select(0, 0);
+    out.gradInput = (grads[0] * input.detach()).narrow(1, 0, kColourPlanes).sum(1).select(0, 0);
     const auto alpha = grads[1].mean({2, 3}, true); // a channel's weight: its mean gradient
     out.gradCam = torch::relu((alpha * cam.detach()).sum(1)).select(0, 0);
     return out;
@@ -164,7 +164,7 @@ torch::Tensor integratedGradients(const WordObjective& f, const torch::Tensor& x
 
 torch::Tensor blackImage(const torch::Tensor& x) {
     auto black = x.detach().clone();
-    black.narrow(1, 0, 3).fill_(-1);
+    black.narrow(1, 0, kColourPlanes).fill_(-1);
     return black;
 }
 
