@@ -9,6 +9,9 @@
 #include "model/evaluation/robustness.h"
 #include "model/io/checkpoint.h"
 #include "model/shapes/scene.h"
+#include "model/train/weight_average.h"
+#include "model/train/word_loss.h"
+#include "tests/tiny_training.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,6 +37,10 @@ class TestShapes : public QObject {
     void parseMentions();
     void trainingLowersLoss();
     void resumeAfterKill();
+    void focalLossWeighsHardWords();
+    void weightAverageFollowsTheWeights();
+    void filesHoldTheAverage();
+    void averageSurvivesAResume();
     void shippedDefaultModel();
     void suiteJudging_data();
     void suiteJudging();
@@ -223,6 +230,96 @@ void TestShapes::resumeAfterKill() {
     QCOMPARE(done.meta.steps, int64_t(20));
     QCOMPARE(done.config.wordvecDim, int64_t(32));
     QVERIFY(done.trainState.empty()); // final files are lean
+}
+
+void TestShapes::focalLossWeighsHardWords() {
+    // Two words of a 3-word vocabulary (<NULL> = 0): one the model is sure of, one it is not,
+    // and a <NULL> that counts for nothing.
+    const auto scores = torch::tensor({{{0.0, 4.0, 0.0}, {0.0, 0.0, 0.5}, {9.0, 0.0, 0.0}}});
+    const auto target = torch::tensor({{1, 1, 0}}, torch::kLong);
+    const auto plain = wordLosses(scores, target, 0, 0);
+    const double easy = std::log(1 + 2 * std::exp(-4.0)), hard = std::log(2 + std::exp(0.5));
+    QVERIFY(plain.allclose(torch::tensor({easy, hard, 0.0}).to(torch::kFloat), 1e-5, 1e-6));
+    const auto focal = wordLosses(scores, target, 0, 2);
+    const auto expected = torch::tensor(
+        {easy * std::pow(1 - std::exp(-easy), 2), hard * std::pow(1 - std::exp(-hard), 2), 0.0});
+    QVERIFY(focal.allclose(expected.to(torch::kFloat), 1e-5, 1e-7));
+    // The sure word loses far more of its weight than the unsure one.
+    QVERIFY(focal[0].item<double>() / easy < 0.01 && focal[1].item<double>() / hard > 0.3);
+}
+
+void TestShapes::weightAverageFollowsTheWeights() {
+    auto w = torch::zeros({2});
+    WeightAverage avg({{"w", w}}, 0.5);
+    w.fill_(1.0);
+    avg.update(); // first update: (1 + 1) / (10 + 1) of the old average kept
+    const double kept = 2.0 / 11.0;
+    avg.swap();
+    QVERIFY(w.allclose(torch::full({2}, 1 - kept)));
+    avg.swap(); // back: the live weights again
+    QVERIFY(w.allclose(torch::ones({2})));
+    for (int i = 0; i < 50; ++i)
+        avg.update(); // the decay (0.5) caps the warm-up: the average reaches the weights
+    avg.swap();
+    QVERIFY(w.allclose(torch::ones({2}), 1e-6, 1e-6));
+    avg.swap();
+    auto other = torch::full({2}, 7.0);
+    WeightAverage resumed({{"w", other}}, 0.5);
+    resumed.restore(avg.state());
+    resumed.swap();
+    QVERIFY(other.allclose(torch::ones({2}), 1e-6, 1e-6)); // the saved average, not the weights
+}
+
+void TestShapes::filesHoldTheAverage() {
+    QTemporaryDir dir;
+    auto o = cltest::tinyTraining(dir.filePath("last.pt").toStdString(), 12);
+    o.dropout = 0;
+    o.warmup = 1;
+    o.lr = 3e-3;
+    trainShapes(o);
+    auto a = o;
+    a.average = 0.9;
+    a.out = dir.filePath("average.pt").toStdString();
+    trainShapes(a);
+    const auto last = readCheckpoint(o.out), averaged = readCheckpoint(a.out);
+    QVERIFY(last.stateDict.size() == averaged.stateDict.size());
+    double apart = 0;
+    for (size_t i = 0; i < last.stateDict.size(); ++i)
+        apart = std::max(
+            apart,
+            (last.stateDict[i].second - averaged.stateDict[i].second).abs().max().item<double>());
+    QVERIFY2(apart > 1e-4, qPrintable(QString::number(apart))); // the average, not the last step
+    QVERIFY(QString::fromStdString(averaged.meta.source).contains("--average 0.9"));
+}
+
+void TestShapes::averageSurvivesAResume() {
+    QTemporaryDir dir;
+    auto o = cltest::tinyTraining(dir.filePath("straight.pt").toStdString(), 20);
+    o.dropout = 0;
+    o.warmup = 1;
+    o.lr = 3e-3;
+    o.average = 0.9;
+    o.saveEvery = 10;
+    trainShapes(o);
+    auto k = o;
+    k.out = dir.filePath("killed.pt").toStdString();
+    k.onProgress = [](const TrainProgress& p) {
+        if (p.step == 13)
+            throw std::runtime_error("killed"); // after the step-10 checkpoint
+    };
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, trainShapes(k));
+    bool saved = false;
+    for (const auto& [key, value] : readCheckpoint(k.out).trainState)
+        saved = saved || key.rfind("average.", 0) == 0;
+    QVERIFY(saved); // the average travels with the optimiser's state
+    auto r = k;
+    r.onProgress = nullptr;
+    r.resume = k.out;
+    trainShapes(r);
+    const auto straight = readCheckpoint(o.out), resumed = readCheckpoint(k.out);
+    for (size_t i = 0; i < straight.stateDict.size(); ++i)
+        QVERIFY2(straight.stateDict[i].second.allclose(resumed.stateDict[i].second, 1e-4, 1e-5),
+                 straight.stateDict[i].first.c_str());
 }
 
 void TestShapes::shippedDefaultModel() {

@@ -148,6 +148,16 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--dropout", o.dropout, "Dropout while training (0 to switch it off)")
         ->check(CLI::Range(0.0, 0.95))
         ->capture_default_str();
+    cmd->add_option("--average", o.average,
+                    "Write the moving average of the weights into the files people open, with this "
+                    "decay per step (e.g. 0.999: about the last 1,000 steps; 0: the last weights)")
+        ->check(CLI::Range(0.0, 0.99999))
+        ->capture_default_str();
+    cmd->add_option("--focal", o.focal,
+                    "Focal loss: scale each word's cross-entropy by (1 - p)^GAMMA, p the "
+                    "probability of the right word, so the hard words weigh more (0: off)")
+        ->check(CLI::Range(0.0, 5.0))
+        ->capture_default_str();
     cmd->add_option("--resume", o.resume,
                     "Continue from this checkpoint (data-parallel: every rank reads it)");
     cmd->add_option("--init", o.init,

@@ -8,11 +8,14 @@
 #include "model/train/adamw.h"
 #include "model/train/data_parallel.h"
 #include "model/train/smoothed_loss.h"
+#include "model/train/weight_average.h"
+#include "model/train/word_loss.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <future>
+#include <optional>
 #include <stdexcept>
 
 namespace cl {
@@ -141,7 +144,8 @@ std::string runKey(const TrainOptions& o, int64_t start) {
            std::to_string(c.numLayers) + "x" + std::to_string(c.numHeads) + " W " +
            std::to_string(c.wordvecDim) + " FFN " + std::to_string(c.ffnDim) + " input " +
            std::to_string(c.encoder.imageSize) + (c.encoder.scaleCue ? " scale cue" : "") +
-           " dropout " + std::to_string(c.dropout) + ", save every " + std::to_string(o.saveEvery) +
+           " dropout " + std::to_string(c.dropout) + ", average " + std::to_string(o.average) +
+           ", focal " + std::to_string(o.focal) + ", save every " + std::to_string(o.saveEvery) +
            ", from step " + std::to_string(start);
 }
 
@@ -157,24 +161,24 @@ std::vector<uint64_t> stepSeeds(const TrainOptions& o, int64_t step) {
 }
 
 // Cross-entropy over the words that are not <NULL>, averaged over every rank's words (one rank:
-// the plain mean). Returns the loss to differentiate and the average to report.
+// the plain mean); focal as train/word_loss.h says. Returns the loss to differentiate and the
+// average cross-entropy to report.
 std::pair<torch::Tensor, double> stepLoss(const torch::Tensor& scores, const torch::Tensor& target,
-                                          int64_t nullId, DataParallel& dp) {
+                                          int64_t nullId, double focal, DataParallel& dp) {
     namespace F = torch::nn::functional;
-    const auto flat = scores.reshape({-1, scores.size(-1)});
-    if (dp.size() == 1) {
-        auto loss = F::cross_entropy(flat, target.reshape({-1}),
+    if (dp.size() == 1 && focal <= 0) {
+        auto loss = F::cross_entropy(scores.reshape({-1, scores.size(-1)}), target.reshape({-1}),
                                      F::CrossEntropyFuncOptions().ignore_index(nullId));
         return {loss, loss.item<double>()};
     }
-    auto total =
-        F::cross_entropy(flat, target.reshape({-1}),
-                         F::CrossEntropyFuncOptions().ignore_index(nullId).reduction(torch::kSum));
-    auto both = torch::stack(
-        {target.ne(nullId).sum().to(torch::kDouble), total.detach().to(torch::kDouble)});
-    dp.sum(both);
+    const auto terms = wordLosses(scores, target, nullId, focal);
+    const auto ce = focal > 0 ? wordLosses(scores.detach(), target, nullId, 0) : terms.detach();
+    auto both =
+        torch::stack({target.ne(nullId).sum().to(torch::kDouble), ce.sum().to(torch::kDouble)});
+    if (dp.size() > 1)
+        dp.sum(both);
     const double words = std::max(1.0, both[0].item<double>());
-    return {total / words, both[1].item<double>() / words};
+    return {terms.sum() / words, both[1].item<double>() / words};
 }
 
 } // namespace
@@ -240,8 +244,18 @@ double trainShapes(const TrainOptions& given) {
             all.push_back(m);
         dp.broadcast(all);
     }
+    std::optional<WeightAverage> average;
+    if (o.average > 0) {
+        average.emplace(named, o.average);
+        if (!o.resume.empty())
+            average->restore(ck.trainState);
+    }
     const std::string initNote = warmStartNote(o, ck);
     auto save = [&](int64_t step, const std::string& path, bool withState) {
+        // Files people open hold the average (calibrated on it); resumable ones the live weights.
+        const bool averaged = average && !withState;
+        if (averaged)
+            average->swap();
         Checkpoint out;
         out.config = config;
         out.vocab = vocab.words();
@@ -258,10 +272,15 @@ double trainShapes(const TrainOptions& given) {
             (o.classicFloor > 0 ? " --classic-floor " + shortNumber(o.classicFloor) : "") +
             (o.world == World::Varied ? "" : " --world classic") +
             (dp.size() > 1 ? " --world-size " + std::to_string(dp.size()) : "") +
-            (o.scaleCue ? " --scale-cue" : "") + initNote;
-        if (withState)
+            (o.scaleCue ? " --scale-cue" : "") +
+            (o.average > 0 ? " --average " + shortNumber(o.average) : "") +
+            (o.focal > 0 ? " --focal " + shortNumber(o.focal) : "") + initNote;
+        if (withState) {
             out.trainState = opt.state();
-        else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
+            if (average)
+                for (auto& entry : average->state())
+                    out.trainState.push_back(std::move(entry));
+        } else if (o.calibrationScenes > 0 && config.memory == MemoryKind::ImageGrid)
             // Files people open: the out-of-world check comes calibrated.
             out.worldStats = worldToStateDict(calibrateWorld(*model, o.calibrationScenes));
         writeCheckpoint(path, out);
@@ -269,6 +288,8 @@ double trainShapes(const TrainOptions& given) {
             out.meta.evalJson = o.evaluateSnapshot(path);
             writeCheckpoint(path, out);
         }
+        if (averaged)
+            average->swap();
     };
     model->train();
     SmoothedLoss smoothed;
@@ -291,12 +312,14 @@ double trainShapes(const TrainOptions& given) {
         const auto in = batch.captions.narrow(1, 0, batch.captions.size(1) - 1);
         const auto target = batch.captions.narrow(1, 1, batch.captions.size(1) - 1);
         auto scores = model->forward(batch.images, in); // (N, T, V)
-        auto [loss, l] = stepLoss(scores, target, vocab.nullId(), dp);
+        auto [loss, l] = stepLoss(scores, target, vocab.nullId(), o.focal, dp);
         model->zero_grad();
         loss.backward();
         dp.sumGradients(params);
         torch::nn::utils::clip_grad_norm_(params, 1.0);
         opt.step(learningRate(o, step));
+        if (average)
+            average->update();
         const auto tEnd = std::chrono::steady_clock::now();
         const auto ms = [](auto a, auto b) {
             return std::chrono::duration<double, std::milli>(b - a).count();

@@ -48,6 +48,11 @@ struct TrainOptions {
     uint64_t seed = 1;
     double lr = 1e-3, weightDecay = 0.01;
     double dropout = 0.1;
+    // Decay of the weights' moving average written into the files people open (0: off; 0.999:
+    // about the last 1,000 steps). train/weight_average.h
+    double average = 0;
+    // Focal loss: each word's cross-entropy scaled by (1 - p)^focal (0: plain cross-entropy).
+    double focal = 0;
     int64_t warmup = 200;
     int64_t saveEvery = 500;
     std::string out;                    // checkpoint written every saveEvery steps and at the end
