@@ -45,7 +45,7 @@ if ! stamp train; then
 fi
 if ! stamp finetune; then
   train "$WORK/default.pt" $FINE_STEPS "$WORK/grid8.pt" --image-size 96 --grid 12 --scale-cue \
-    --batch 32 --seed 2 --lr 1e-3 --dropout 0.1 --classic-floor 0.15
+    --batch 32 --seed 2 --lr 1e-3 --dropout 0 --average 0.999 --classic-floor 0.15
   done_ finetune
 fi
 models=("$WORK/grid8-step1000.pt" "$WORK/grid8-step4000.pt" "$WORK/grid8.pt" "$WORK/default.pt")
