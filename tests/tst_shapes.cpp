@@ -270,12 +270,20 @@ void TestShapes::weightAverageFollowsTheWeights() {
     QVERIFY(other.allclose(torch::ones({2}), 1e-6, 1e-6)); // the saved average, not the weights
 }
 
-void TestShapes::filesHoldTheAverage() {
-    QTemporaryDir dir;
-    auto o = cltest::tinyTraining(dir.filePath("last.pt").toStdString(), 12);
+namespace {
+// A tiny run whose weights move at once (no warm-up, no dropout: two runs alike are alike).
+TrainOptions briskTraining(const std::string& out, int64_t steps) {
+    auto o = cltest::tinyTraining(out, steps);
     o.dropout = 0;
     o.warmup = 1;
     o.lr = 3e-3;
+    return o;
+}
+} // namespace
+
+void TestShapes::filesHoldTheAverage() {
+    QTemporaryDir dir;
+    auto o = briskTraining(dir.filePath("last.pt").toStdString(), 12);
     trainShapes(o);
     auto a = o;
     a.average = 0.9;
@@ -294,10 +302,7 @@ void TestShapes::filesHoldTheAverage() {
 
 void TestShapes::averageSurvivesAResume() {
     QTemporaryDir dir;
-    auto o = cltest::tinyTraining(dir.filePath("straight.pt").toStdString(), 20);
-    o.dropout = 0;
-    o.warmup = 1;
-    o.lr = 3e-3;
+    auto o = briskTraining(dir.filePath("straight.pt").toStdString(), 20);
     o.average = 0.9;
     o.saveEvery = 10;
     trainShapes(o);
