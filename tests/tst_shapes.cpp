@@ -237,10 +237,10 @@ void TestShapes::focalLossWeighsHardWords() {
     // and a <NULL> that counts for nothing.
     const auto scores = torch::tensor({{{0.0, 4.0, 0.0}, {0.0, 0.0, 0.5}, {9.0, 0.0, 0.0}}});
     const auto target = torch::tensor({{1, 1, 0}}, torch::kLong);
-    const auto plain = wordLosses(scores, target, 0, 0);
+    const auto plain = wordLosses(scores, target, 0);
     const double easy = std::log(1 + 2 * std::exp(-4.0)), hard = std::log(2 + std::exp(0.5));
     QVERIFY(plain.allclose(torch::tensor({easy, hard, 0.0}).to(torch::kFloat), 1e-5, 1e-6));
-    const auto focal = wordLosses(scores, target, 0, 2);
+    const auto focal = focalTerms(wordLosses(scores, target, 0), 2);
     const auto expected = torch::tensor(
         {easy * std::pow(1 - std::exp(-easy), 2), hard * std::pow(1 - std::exp(-hard), 2), 0.0});
     QVERIFY(focal.allclose(expected.to(torch::kFloat), 1e-5, 1e-7));

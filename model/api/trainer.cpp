@@ -171,10 +171,10 @@ std::pair<torch::Tensor, double> stepLoss(const torch::Tensor& scores, const tor
                                      F::CrossEntropyFuncOptions().ignore_index(nullId));
         return {loss, loss.item<double>()};
     }
-    const auto terms = wordLosses(scores, target, nullId, focal);
-    const auto ce = focal > 0 ? wordLosses(scores.detach(), target, nullId, 0) : terms.detach();
-    auto both =
-        torch::stack({target.ne(nullId).sum().to(torch::kDouble), ce.sum().to(torch::kDouble)});
+    const auto ce = wordLosses(scores, target, nullId);
+    const auto terms = focalTerms(ce, focal);
+    auto both = torch::stack(
+        {target.ne(nullId).sum().to(torch::kDouble), ce.detach().sum().to(torch::kDouble)});
     if (dp.size() > 1)
         dp.sum(both);
     const double words = std::max(1.0, both[0].item<double>());
